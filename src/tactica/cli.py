@@ -1,0 +1,206 @@
+"""The ``tactica`` command line (typer + rich). Every message goes through the translation function."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from .engine.errors import EncounterError
+from .i18n import _, set_language
+
+app = typer.Typer(
+    help="Tactica: a tactical combat rules engine (pf1, terza, lagornis).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+EXAMPLES = Path(__file__).parent / "examples"
+
+LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, fr, it (default: TACTICA_LANG or en).")]
+
+
+def _file_error(exc: EncounterError) -> typer.Exit:
+    for line in str(exc).splitlines():
+        err.print(f"[bold red]{_('error')}[/]: {line}", markup=True, soft_wrap=True)
+    return typer.Exit(2)
+
+
+@app.callback()
+def _main(lang: LangOption = None) -> None:
+    set_language(lang)
+
+
+@app.command()
+def replay(
+    file: Annotated[Path, typer.Argument(help="An encounter or case file (YAML or JSON).")],
+    script: Annotated[Path | None, typer.Option("--script", "-s", help="A script file (list of commands).")] = None,
+    seed: Annotated[int | None, typer.Option("--seed", help="Seed for dice the file does not force.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line (format.md section 5).")] = False,
+) -> None:
+    """Run an encounter with a script and print what happens."""
+    from .files.loader import load_file, load_script
+    from .files.replay import build, case_steps
+    from .files.replay import replay as run
+
+    try:
+        loaded = load_file(file, seed=seed)
+        steps, dice = load_script(script) if script else (case_steps(loaded), None)
+        enc = build(loaded, dice)
+    except EncounterError as exc:
+        raise _file_error(exc) from None
+    lines = run(enc, steps)
+    if as_json:
+        from .files.replay import to_line
+
+        for line in lines:
+            sys.stdout.write(to_line(line) + "\n")
+        return
+    _print_readable(lines, steps, loaded.setup.seed if loaded.setup.dice is None and dice is None else None)
+
+
+def _print_readable(lines: object, steps: list[object], seed: int | None) -> None:
+    from .files.narrate import narrate
+
+    if seed is not None:
+        out.print(f"[dim]{_('seed')}: {seed}[/]")
+    for line in lines:  # type: ignore[attr-defined]
+        if "final" in line:
+            _print_final(line["final"])
+            continue
+        step = line["step"]
+        if step != "start":
+            cmd = getattr(steps[step], "command", {})
+            out.print(f"[bold blue]> {json.dumps(cmd, ensure_ascii=False)}[/]", soft_wrap=True)
+        if not line["ok"]:
+            e = line["error"]
+            out.print(f"  [bold red]✗ {e['code']}[/]: {e['message']}", soft_wrap=True)
+            continue
+        for ev in line["events"]:
+            out.print("  " + narrate(ev), soft_wrap=True)
+        if line.get("pending"):
+            p = line["pending"]
+            out.print(
+                "  [bold yellow]? "
+                + _("{who} must decide: {choices}").format(who=p["actor"], choices=" / ".join(p["choices"]))
+                + "[/]"
+            )
+
+
+def _print_final(final: dict[str, object]) -> None:
+    table = Table(title=_("Round {r}, {t}'s turn").format(r=final["round"], t=final["turn"] or "-"))
+    for col in (_("combatant"), _("at"), _("hp"), _("state"), _("conditions"), _("resources")):
+        table.add_column(col)
+    for cid, c in final["combatants"].items():  # type: ignore[attr-defined]
+        res = ", ".join(f"{k}={v}" for k, v in c["resources"].items())
+        table.add_row(cid, str(c["at"]), f"{c['hp']}/{c['max_hp']}", _(c["state"]), ", ".join(c["conditions"]), res)
+    out.print(table)
+
+
+@app.command()
+def demo(seed: Annotated[int, typer.Option("--seed")] = 7) -> None:
+    """Replay the bundled example fight and print its readable log."""
+    replay(EXAMPLES / "pf1-demo.yaml", None, seed, False)
+
+
+@app.command()
+def validate(files: Annotated[list[Path], typer.Argument(help="Encounter, case or script files.")]) -> None:
+    """Check files without running them; exit 2 if any is wrong."""
+    from .files.loader import load_file
+
+    bad = 0
+    for f in files:
+        try:
+            load_file(f)
+        except EncounterError as exc:
+            bad += 1
+            for line in str(exc).splitlines():
+                err.print(f"[bold red]✗[/] {line}", soft_wrap=True)
+            continue
+        out.print(f"[green]✓[/] {f}")
+    if bad:
+        raise typer.Exit(2)
+
+
+@app.command()
+def conformance(
+    paths: Annotated[list[Path], typer.Argument(help="Case files or folders of them.")],
+    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+) -> None:
+    """Run conformance cases; report each failure and the rule ids covered and not covered."""
+    from .files.conformance import case_files, coverage, run_case
+    from .rulesets import find_ruleset
+
+    results = [run_case(p) for p in case_files(paths)]
+    failed = 0
+    for res in results:
+        if res.failures:
+            failed += 1
+            out.print(f"[red]FAIL[/] {res.path}", soft_wrap=True)
+            for f in res.failures:
+                out.print(f"     {f}", soft_wrap=True)
+        elif verbose:
+            out.print(f"[green]ok[/]   {res.path}")
+    rulesets = sorted({r.ruleset for r in results if r.ruleset})
+    gaps = coverage(results, {rs: find_ruleset(rs).rule_ids() for rs in rulesets})
+    for rs in rulesets:
+        ids = find_ruleset(rs).rule_ids()
+        missing = gaps[rs]
+        out.print(
+            _("{rs}: {n} of {total} rule ids covered").format(rs=rs, n=len(ids) - len(missing), total=len(ids))
+            + (_("; not covered: {ids}").format(ids=", ".join(missing)) if missing else "")
+        )
+    out.print(f"{len(results) - failed} passed, {failed} failed")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def rules(ruleset: Annotated[str, typer.Argument(help="pf1, terza, lagornis, ...")]) -> None:
+    """List a ruleset's rules (with their ids) and its variant switches."""
+    from .rulesets import find_ruleset
+
+    try:
+        rs = find_ruleset(ruleset)
+    except EncounterError as exc:
+        raise _file_error(exc) from None
+    table = Table(title=f"{rs.name}: {_(rs.title)}")
+    table.add_column(_("rule"))
+    table.add_column(_("what it says"))
+    for r in rs.rules:
+        table.add_row(r.id, _(r.text))
+    out.print(table)
+    if rs.variants:
+        vt = Table(title=_("variants"))
+        for col in (_("name"), _("type"), _("default"), _("what it does")):
+            vt.add_column(col)
+        for v in rs.variants:
+            vt.add_row(v.name, v.type.__name__, json.dumps(v.default), _(v.description))
+        out.print(vt)
+
+
+@app.command()
+def schema(kind: Annotated[str, typer.Argument(help="encounter or case")]) -> None:
+    """Print the JSON Schema of an encounter or case file."""
+    from .files.schema import json_schema
+
+    if kind not in ("encounter", "case"):
+        err.print(_("error: choose encounter or case"))
+        raise typer.Exit(2)
+    sys.stdout.write(json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,153 @@
+"""Commands: small frozen values, built from a mapping with every field checked.
+
+``Command(actor='valeros', do='move', path=((4, 4), (5, 4)))`` -- the repr pastes back as code.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from typing import Any
+
+from ..i18n import _
+from .errors import IllegalCommand
+
+Square = tuple[int, int]
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class Command:
+    """One thing a combatant (or the GM, ``actor='gm'``) does. Unused fields are ``None``."""
+
+    actor: str
+    do: str
+    target: str | None = None
+    targets: tuple[str, ...] | None = None
+    weapon: str | None = None
+    spell: str | None = None
+    special: str | None = None
+    item: str | None = None
+    path: tuple[Square, ...] | None = None
+    to: Square | None = None
+    metamagic: tuple[str, ...] | None = None
+    defensively: bool | None = None
+    full_attack: bool | None = None
+    hand: str | None = None
+    kind: str | None = None
+    facing: str | None = None
+    trigger: str | None = None
+    by: str | None = None
+    then: Command | None = None
+    amount: float | None = None
+    pay: str | None = None
+    hp: int | None = None
+    condition: str | None = None
+    order: tuple[str, ...] | None = None
+
+    def given(self) -> dict[str, Any]:
+        """The fields that are set (not ``None``), in declaration order."""
+        out: dict[str, Any] = {}
+        for f in _FIELDS:
+            v = getattr(self, f)
+            if v is not None:
+                out[f] = v
+        return out
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.given().items())
+        return f"Command({inner})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The mapping form, as in a script file."""
+        out: dict[str, Any] = {}
+        for k, v in self.given().items():
+            if k in ("path", "order", "targets", "metamagic"):
+                v = [list(x) if isinstance(x, tuple) else x for x in v]
+            elif k == "to":
+                v = list(v)
+            elif k == "then":
+                v = v.to_json()
+            out[k] = v
+        return out
+
+    @classmethod
+    def from_json(cls, data: Any, where: str = "command") -> Command:
+        """Build from a mapping; any missing, unknown or mistyped field is ``invalid_command``."""
+        if isinstance(data, Command):
+            return data
+        if not isinstance(data, Mapping):
+            raise IllegalCommand("invalid_command", _("{w}: a command must be a mapping").format(w=where))
+        unknown = [k for k in data if k not in _FIELDS]
+        if unknown:
+            raise IllegalCommand(
+                "invalid_command",
+                _("{w}: unknown field {f!r} (allowed: {allowed})").format(
+                    w=where, f=unknown[0], allowed=", ".join(_FIELDS)
+                ),
+            )
+        for req in ("actor", "do"):
+            if req not in data:
+                raise IllegalCommand("invalid_command", _("{w}: missing field {f!r}").format(w=where, f=req))
+        kwargs: dict[str, Any] = {}
+        for k, v in data.items():
+            if v is None:
+                continue
+            kwargs[k] = _convert(k, v, where)
+        return cls(**kwargs)
+
+
+_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
+_STR = {"actor", "do", "target", "weapon", "spell", "special", "item", "hand", "kind", "facing", "trigger",
+        "by", "pay", "condition"}
+_STR_LIST = {"targets", "metamagic", "order"}
+
+
+def _bad(where: str, field: str, expected: str, value: Any) -> IllegalCommand:
+    return IllegalCommand(
+        "invalid_command",
+        _("{w}: field {f!r} must be {expected}, not {v!r}").format(w=where, f=field, expected=_(expected), v=value),
+    )
+
+
+def _square(v: Any, where: str, field: str) -> Square:
+    if (
+        isinstance(v, (list, tuple))
+        and len(v) == 2
+        and all(isinstance(c, int) and not isinstance(c, bool) for c in v)
+    ):
+        return (v[0], v[1])
+    raise _bad(where, field, "a square [x, y]", v)
+
+
+def _convert(k: str, v: Any, where: str) -> Any:
+    if k in _STR:
+        if not isinstance(v, str) or not v:
+            raise _bad(where, k, "a non-empty string", v)
+        return v
+    if k in _STR_LIST:
+        if isinstance(v, str) and k == "targets":
+            return (v,)
+        if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
+            raise _bad(where, k, "a list of strings", v)
+        return tuple(v)
+    if k == "path":
+        if not isinstance(v, (list, tuple)):
+            raise _bad(where, k, "a list of squares", v)
+        return tuple(_square(s, where, k) for s in v)
+    if k == "to":
+        return _square(v, where, k)
+    if k in ("defensively", "full_attack"):
+        if not isinstance(v, bool):
+            raise _bad(where, k, "true or false", v)
+        return v
+    if k == "hp":
+        if not isinstance(v, int) or isinstance(v, bool):
+            raise _bad(where, k, "a whole number", v)
+        return v
+    if k == "amount":
+        if not isinstance(v, (int, float)) or isinstance(v, bool):
+            raise _bad(where, k, "a number", v)
+        return float(v)
+    if k == "then":
+        return Command.from_json(v, where=f"{where}.then")
+    raise AssertionError(k)  # pragma: no cover - every field is handled above

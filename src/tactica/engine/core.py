@@ -1,0 +1,306 @@
+"""The apply loop: commands in, events out; pending decisions; atomicity; undo; legal commands.
+
+A command runs as a generator (a *step*). When it opens a window for another combatant's decision
+it yields a :class:`Window`; the encounter keeps the suspended generator and reports ``pending``;
+the answer is sent back into it and the command resumes. Every check happens before the step
+starts mutating; if anything fails after that (forced dice running out, a bug), the encounter is
+rebuilt from its setup and command log, so a rejected command leaves no trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Generator, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..i18n import _
+from .commands import Command
+from .dice import Dice, ForcedDice, SeededDice
+from .errors import IllegalCommand
+from .events import Event
+from .grid import Grid, Square
+from .state import Combatant, Setup, Window
+
+if TYPE_CHECKING:
+    from ..rulesets.base import Action, Ruleset
+
+Step = Generator[Window, Command, None]
+
+GM = "gm"
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one accepted command did: its events, and the decision now pending (if any)."""
+
+    events: list[Event]
+    pending: Window | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": True,
+            "events": self.events,
+            "pending": None if self.pending is None else self.pending.to_json(),
+        }
+
+
+class Encounter:
+    """A fight in progress. Build with :func:`tactica.load_encounter` or ``Encounter(setup)``.
+
+    >>> enc.start(); enc.apply({"actor": "valeros", "do": "end_turn"})
+    """
+
+    def __init__(self, setup: Setup, ruleset: Ruleset | None = None) -> None:
+        if ruleset is None:
+            from ..rulesets import find_ruleset
+
+            ruleset = find_ruleset(setup.ruleset)
+        self.setup = setup
+        self.ruleset = ruleset
+        self.variants: dict[str, Any] = ruleset.resolve_variants(setup.variants)
+        self.log: list[Command] = []
+        self.history: list[list[Event]] = []
+        self._reset()
+
+    # -- building and rebuilding -----------------------------------------------------------------
+    def _reset(self) -> None:
+        s = self.setup
+        self.grid = Grid(
+            s.map.width,
+            s.map.height,
+            s.map.square_m,
+            s.map.difficult,
+            s.map.very_difficult,
+            s.map.blocked,
+            diagonal_rule=self.ruleset.diagonal_rule(self.variants),
+        )
+        self.dice: Dice = ForcedDice(list(s.dice)) if s.dice is not None else SeededDice(s.seed)
+        self.combatants: dict[str, Combatant] = {}
+        self.occupied: dict[Square, Combatant] = {}
+        for i, cs in enumerate(s.combatants):
+            c = self.ruleset.new_combatant(self, cs, i)
+            self.combatants[c.id] = c
+            self.occupied[c.pos] = c
+        self.order: list[Combatant] = list(self.combatants.values())
+        self.round = 0
+        self.turn_index = -1
+        self.current: Combatant | None = None
+        self.pending: Window | None = None
+        self._step: Step | None = None
+        self.events: list[Event] = []
+        self.start_events: list[Event] | None = None
+        self.rdata: Any = self.ruleset.new_encounter_data(self)
+
+    def _rebuild(self, log: list[Command]) -> None:
+        started = self.start_events is not None
+        self._reset()
+        self.log = []
+        self.history = []
+        if started:
+            self.start()
+        for cmd in log:
+            self.apply(cmd)
+
+    # -- the public loop -------------------------------------------------------------------------
+    def start(self) -> StepResult:
+        """Roll initiative and begin the first turn (the encounter's "start" line)."""
+        if self.start_events is not None:
+            raise RuntimeError("encounter already started")
+        self.events = []
+        self._drive(self.ruleset.start(self), None, None)
+        self.start_events = self.events
+        return StepResult(self.events, self.pending)
+
+    def apply(self, command: Command | Mapping[str, Any]) -> StepResult:
+        """Apply one command atomically. Raises :class:`IllegalCommand` and leaves no trace if refused."""
+        cmd = command if isinstance(command, Command) else Command.from_json(command)
+        if self.start_events is None:
+            self.start()
+        step = self._prepare(cmd)
+        self.events = []
+        logged = len(self.log)
+        self.log.append(cmd)
+        if isinstance(step, tuple):  # the answer to a pending decision
+            gen, answer = step
+            self._drive(gen, answer, logged)
+        else:
+            self._drive(step, None, logged)
+        self.history.append(self.events)
+        return StepResult(self.events, self.pending)
+
+    def _drive(self, gen: Step, value: Command | None, logged: int | None) -> None:
+        """Run ``gen`` to its next window or its end; on failure rebuild from the first ``logged``
+        commands of the log (``None``: nothing to rebuild, the encounter is starting)."""
+        try:
+            window = gen.send(value) if value is not None else next(gen)
+        except StopIteration:
+            self._step = None
+            self.pending = None
+        except BaseException:
+            if logged is None:
+                self._reset()
+            else:
+                self._rebuild(self.log[:logged])
+            raise
+        else:
+            self._step = gen
+            self.pending = window
+
+    def _prepare(self, cmd: Command) -> Step | tuple[Step, Command]:
+        """Every check before anything changes; returns the step to run."""
+        rs = self.ruleset
+        if cmd.actor != GM and cmd.actor not in self.combatants:
+            raise IllegalCommand(
+                "unknown_combatant", _("there is no combatant {actor!r}").format(actor=cmd.actor)
+            )
+        if self.pending is not None:
+            w = self.pending
+            if cmd.actor != w.actor or cmd.do not in w.choices:
+                raise IllegalCommand(
+                    "decision_pending",
+                    _("{who} must first answer: {choices}").format(who=w.actor, choices=", ".join(w.choices)),
+                )
+            rs.check_answer(self, w, cmd)
+            assert self._step is not None
+            return (self._step, cmd)
+        action = self.action_for(cmd)
+        actor = None if cmd.actor == GM else self.combatants[cmd.actor]
+        plan = action.check(self, actor, cmd)
+        return self._with_epilogue(action.run(self, actor, cmd, plan))
+
+    def _with_epilogue(self, step: Step) -> Step:
+        yield from step
+        yield from self.ruleset.after_command(self)
+
+    def action_for(self, cmd: Command) -> Action:
+        """The action ``cmd.do`` names, with the checks every action shares (fields, actor, turn)."""
+        rs = self.ruleset
+        action = rs.gm_actions.get(cmd.do) if cmd.actor == GM else rs.actions.get(cmd.do)
+        if action is None:
+            if cmd.do in rs.answers:
+                raise IllegalCommand(
+                    "not_allowed", _("{actor}: there is no decision to answer with {do}").format(actor=cmd.actor, do=cmd.do)
+                )
+            if cmd.actor == GM and cmd.do in rs.actions:
+                raise IllegalCommand("not_allowed", _("the GM does not take combat actions; use move_to, set_hp, ..."))
+            if cmd.actor != GM and cmd.do in rs.gm_actions:
+                raise IllegalCommand(
+                    "not_allowed", _("{actor}: only the GM may use {do}").format(actor=cmd.actor, do=cmd.do)
+                )
+            raise IllegalCommand(
+                "unknown_action",
+                _("{do!r} is not an action of the {ruleset} ruleset").format(do=cmd.do, ruleset=rs.name),
+            )
+        extra = [f for f in cmd.given() if f not in action.fields and f not in ("actor", "do")]
+        if extra:
+            raise IllegalCommand(
+                "invalid_command",
+                _("{actor}: {do} does not take the field {f!r}").format(actor=cmd.actor, do=cmd.do, f=extra[0]),
+            )
+        for f in action.required:
+            if getattr(cmd, f) is None:
+                raise IllegalCommand(
+                    "invalid_command", _("{actor}: {do} needs {f!r}").format(actor=cmd.actor, do=cmd.do, f=f)
+                )
+        if cmd.actor != GM:
+            c = self.combatants[cmd.actor]
+            if rs.is_defeated(c):
+                raise IllegalCommand(
+                    "defeated", _("{actor} is {state} and cannot act").format(actor=c.name, state=_(c.state))
+                )
+            if not action.any_time and self.current is not c:
+                raise IllegalCommand(
+                    "not_your_turn",
+                    _("it is not {actor}'s turn (it is {current}'s)").format(
+                        actor=c.name, current=self.current.name if self.current else _("nobody")
+                    ),
+                )
+        return action
+
+    def undo(self) -> Command:
+        """Take back the last command (exactly: the encounter is rebuilt from its log without it)."""
+        if not self.log:
+            raise IllegalCommand("not_allowed", _("there is nothing to undo"))
+        last = self.log[-1]
+        self._rebuild(self.log[:-1])
+        return last
+
+    # -- legality --------------------------------------------------------------------------------
+    def why_illegal(self, command: Command | Mapping[str, Any]) -> IllegalCommand | None:
+        """The error ``apply`` would raise for this command, or ``None`` if it is legal."""
+        try:
+            cmd = command if isinstance(command, Command) else Command.from_json(command)
+            if self.start_events is None:
+                raise IllegalCommand("not_allowed", _("the encounter has not started"))
+            self._prepare(cmd)
+        except IllegalCommand as exc:
+            return exc
+        return None
+
+    def is_legal(self, command: Command | Mapping[str, Any]) -> bool:
+        return self.why_illegal(command) is None
+
+    def legal_commands(self, actor: str) -> LegalCommands:
+        """A lazy view of ``actor``'s legal commands now: iterate it, ``len()`` it, or ask ``in``."""
+        return LegalCommands(self, actor)
+
+    # -- helpers for rulesets ---------------------------------------------------------------------
+    def emit(self, event: Event) -> None:
+        self.events.append(event)
+
+    @property
+    def turn(self) -> str | None:
+        return self.current.id if self.current else None
+
+    def rank(self, c: Combatant) -> int:
+        """Position of ``c`` in the initiative order (for ordering windows)."""
+        return self.order.index(c)
+
+    def move_token(self, c: Combatant, to: Square) -> None:
+        if self.occupied.get(c.pos) is c:
+            del self.occupied[c.pos]
+        c.pos = to
+        self.occupied[to] = c
+
+    def outcome(self) -> str | None:
+        """The side still standing when only one is, ``"draw"`` when none is, else ``None``."""
+        sides = {c.side for c in self.order if not self.ruleset.is_out_of_fight(c)}
+        if len(sides) > 1:
+            return None
+        return sides.pop() if sides else "draw"
+
+    def view(self) -> dict[str, Any]:
+        """The final-state view of format.md section 5 (JSON-ready)."""
+        return {
+            "round": self.round,
+            "turn": self.turn,
+            "pending": None if self.pending is None else self.pending.to_json(),
+            "combatants": {c.id: self.ruleset.combatant_view(self, c) for c in self.combatants.values()},
+        }
+
+
+class LegalCommands:
+    """python-chess style: iterate for the commands, ``cmd in view`` asks :meth:`Encounter.is_legal`."""
+
+    def __init__(self, enc: Encounter, actor: str) -> None:
+        self.enc = enc
+        self.actor = actor
+
+    def __iter__(self) -> Iterator[Command]:
+        for cmd in self.enc.ruleset.candidates(self.enc, self.actor):
+            if self.enc.is_legal(cmd):
+                yield cmd
+
+    def __contains__(self, cmd: object) -> bool:
+        if not isinstance(cmd, Command) or cmd.actor != self.actor:
+            return False
+        return self.enc.is_legal(cmd)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def __bool__(self) -> bool:
+        return any(True for _ in self)
+
+    def count(self) -> int:
+        return len(self)

@@ -1,0 +1,292 @@
+"""Load encounter, case and script files into engine setups, with errors that say what and where.
+
+Every error names the file, the line, the YAML path (``combatants[1].stats.bab``) and what was
+expected. Nothing here is on the engine's hot path: files are read once.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from ..engine.errors import EncounterError, EncounterErrors
+from ..engine.state import CombatantSetup, MapSetup, Setup
+from ..i18n import _
+from ..rulesets import find_ruleset
+from ..rulesets.base import Ruleset
+from .models import CASE_KEYS, CaseModel, EncounterModel
+
+Loc = tuple[str | int, ...]
+
+
+def format_loc(loc: Loc) -> str:
+    out = ""
+    for part in loc:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += ("." if out else "") + str(part)
+    return out
+
+
+class _Lines:
+    """YAML path -> line number, from the composed node tree."""
+
+    def __init__(self, text: str) -> None:
+        self.root: yaml.Node | None
+        try:
+            self.root = yaml.compose(text, Loader=yaml.SafeLoader)
+        except yaml.YAMLError:
+            self.root = None
+
+    def line(self, loc: Loc) -> int | None:
+        node = self.root
+        if node is None:
+            return None
+        line = node.start_mark.line + 1
+        for part in loc:
+            nxt = None
+            if isinstance(node, yaml.MappingNode):
+                for k, v in node.value:
+                    if k.value == part:
+                        nxt = v
+                        line = k.start_mark.line + 1
+                        break
+            elif isinstance(node, yaml.SequenceNode) and isinstance(part, int) and part < len(node.value):
+                nxt = node.value[part]
+            if nxt is None:
+                break
+            node = nxt
+            line = node.start_mark.line + 1
+        return line
+
+
+def read_yaml(path: str | Path) -> tuple[Any, _Lines]:
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise EncounterError(_("no such file"), file=str(path)) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise EncounterError(_("cannot read the file: {e}").format(e=exc), file=str(path)) from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        raise EncounterError(
+            _("not valid YAML: {e}").format(e=getattr(exc, "problem", None) or exc),
+            file=str(path),
+            line=mark.line + 1 if mark else None,
+        ) from None
+    return data, _Lines(text)
+
+
+def _describe(err: Mapping[str, Any]) -> str:
+    kind = err["type"]
+    if kind == "extra_forbidden":
+        return _("unknown key (not part of the format)")
+    if kind == "missing":
+        return _("required, but missing")
+    msg = str(err["msg"])
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]
+    if "input" in err and kind not in ("missing",):
+        return _("{msg} (got {value!r})").format(msg=msg, value=err["input"])
+    return msg
+
+
+def _validation_errors(
+    exc: ValidationError, prefix: Loc, file: str, lines: _Lines | None
+) -> list[EncounterError]:
+    out = []
+    for err in exc.errors():
+        loc = prefix + tuple(err["loc"])
+        out.append(EncounterError(_describe(err), format_loc(loc), file, lines.line(loc) if lines else None))
+    return out
+
+
+def _validate(model: type[BaseModel], data: Any, prefix: Loc, file: str, lines: _Lines | None) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        raise EncounterErrors(_validation_errors(exc, prefix, file, lines)) from None
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A loaded file: the setup to build encounters from, and the case parts if it is a case."""
+
+    setup: Setup
+    ruleset: Ruleset
+    case: CaseModel | None
+    file: str
+
+
+def load_ruleset(name: str, base_dir: Path | None) -> Ruleset:
+    """A built-in or installed ruleset by name, or a Python file that defines ``RULESET``."""
+    if name.endswith(".py"):
+        import importlib.util
+
+        path = (base_dir / name) if base_dir and not Path(name).is_absolute() else Path(name)
+        spec = importlib.util.spec_from_file_location(f"tactica_user_ruleset_{path.stem}", path)
+        if spec is None or spec.loader is None or not path.exists():
+            raise EncounterError(_("no ruleset file {p}").format(p=path), where="ruleset")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        rs = getattr(module, "RULESET", None)
+        if not isinstance(rs, Ruleset):
+            raise EncounterError(_("{p} defines no RULESET").format(p=path), where="ruleset")
+        return rs
+    return find_ruleset(name)
+
+
+def setup_from_data(
+    data: Any,
+    file: str = "<data>",
+    lines: _Lines | None = None,
+    seed: int | None = None,
+    base_dir: Path | None = None,
+) -> Loaded:
+    """Check a parsed encounter or case mapping and build its :class:`Setup`."""
+    if not isinstance(data, Mapping):
+        raise EncounterError(_("an encounter file must be a mapping (ruleset:, map:, combatants:, ...)"), file=file)
+    is_case = any(k in data for k in CASE_KEYS)
+    model: EncounterModel = _validate(CaseModel if is_case else EncounterModel, data, (), file, lines)
+    errors: list[EncounterError] = []
+
+    def err(message: str, loc: Loc) -> None:
+        errors.append(EncounterError(message, format_loc(loc), file, lines.line(loc) if lines else None))
+
+    try:
+        ruleset = load_ruleset(model.ruleset, base_dir)
+    except EncounterError as exc:
+        raise EncounterError(exc.message, "ruleset", file, lines.line(("ruleset",)) if lines else None) from None
+    try:
+        ruleset.resolve_variants(model.variant)
+    except EncounterError as exc:
+        loc: Loc = tuple(exc.where.split(".", 1)) if exc.where else ("variant",)
+        err(exc.message, loc)
+
+    m = model.map
+    squares: dict[tuple[int, int], str] = {}
+    for key in ("difficult", "very_difficult", "blocked"):
+        for i, (x, y) in enumerate(getattr(m, key)):
+            if not (0 <= x < m.width and 0 <= y < m.height):
+                err(_("square [{x}, {y}] is off the {w}x{h} map").format(x=x, y=y, w=m.width, h=m.height), ("map", key, i))
+            squares[(x, y)] = key
+    combatants = []
+    seen: dict[str, int] = {}
+    taken: dict[tuple[int, int], str] = {}
+    for i, c in enumerate(model.combatants):
+        if c.id in seen:
+            err(_("id {id!r} is already used by combatants[{j}]").format(id=c.id, j=seen[c.id]), ("combatants", i, "id"))
+        if c.id == "gm":
+            err(_("the id 'gm' is reserved for the game master"), ("combatants", i, "id"))
+        seen[c.id] = i
+        x, y = c.at
+        if not (0 <= x < m.width and 0 <= y < m.height):
+            err(_("square [{x}, {y}] is off the {w}x{h} map").format(x=x, y=y, w=m.width, h=m.height), ("combatants", i, "at"))
+        elif squares.get((x, y)) == "blocked":
+            err(_("square [{x}, {y}] is a wall").format(x=x, y=y), ("combatants", i, "at"))
+        if (x, y) in taken:
+            err(_("square [{x}, {y}] is already taken by {o}").format(x=x, y=y, o=taken[(x, y)]), ("combatants", i, "at"))
+        taken[(x, y)] = c.id
+        for j, cond in enumerate(c.conditions):
+            if cond not in ruleset.conditions:
+                err(
+                    _("unknown condition {c!r} (known: {known})").format(c=cond, known=", ".join(sorted(ruleset.conditions))),
+                    ("combatants", i, "conditions", j),
+                )
+        try:
+            stats = ruleset.parse_stats(c.stats)
+        except ValidationError as exc:
+            errors.extend(_validation_errors(exc, ("combatants", i, "stats"), file, lines))
+            continue
+        combatants.append(
+            CombatantSetup(c.id, c.side, (x, y), stats, c.name, c.facing, tuple(c.conditions))
+        )
+    for key in ("initiative", "surprise"):
+        ids = getattr(model, key) or []
+        for j, ident in enumerate(ids):
+            if ident not in seen:
+                err(_("{id!r} is not a combatant").format(id=ident), (key, j))
+        if len(set(ids)) != len(ids):
+            err(_("a combatant is listed twice"), (key,))
+    if model.initiative is not None and set(model.initiative) != set(seen):
+        missing = sorted(set(seen) - set(model.initiative))
+        if missing:
+            err(_("the initiative order must list every combatant; missing: {m}").format(m=", ".join(missing)), ("initiative",))
+    if errors:
+        raise EncounterErrors(errors)
+    chosen_seed = seed if seed is not None else model.seed
+    if chosen_seed is None:
+        chosen_seed = secrets.randbelow(2**31)
+    setup = Setup(
+        ruleset=model.ruleset,
+        map=MapSetup(
+            m.width,
+            m.height,
+            m.square_m,
+            tuple((x, y) for x, y in m.difficult),
+            tuple((x, y) for x, y in m.very_difficult),
+            tuple((x, y) for x, y in m.blocked),
+        ),
+        combatants=tuple(combatants),
+        variants=dict(model.variant),
+        seed=chosen_seed,
+        dice=tuple(model.dice) if model.dice is not None else None,
+        initiative=tuple(model.initiative) if model.initiative is not None else None,
+        surprise=tuple(model.surprise),
+    )
+    return Loaded(setup, ruleset, model if isinstance(model, CaseModel) else None, file)
+
+
+def load_file(path: str | Path, seed: int | None = None) -> Loaded:
+    data, lines = read_yaml(path)
+    return setup_from_data(data, str(path), lines, seed, Path(path).parent)
+
+
+@dataclass(frozen=True)
+class ScriptStep:
+    command: Any  # the raw mapping: it is checked when it runs, so a bad one is a rejected step
+    expect: dict[str, Any] | None
+
+
+def script_from_data(data: Any, file: str, lines: _Lines | None = None) -> tuple[list[ScriptStep], list[int] | None]:
+    """A script file: a list of commands (or ``{do: command, expect: ...}`` steps), or a mapping
+    with ``script:`` and optional ``dice:``."""
+    dice = None
+    steps = data
+    if isinstance(data, Mapping):
+        unknown = set(data) - {"script", "dice"}
+        if unknown:
+            raise EncounterError(_("unknown key (a script has script: and dice:)"), sorted(unknown)[0], file)
+        steps = data.get("script") or []
+        dice = data.get("dice")
+        if dice is not None and (not isinstance(dice, list) or not all(isinstance(d, int) for d in dice)):
+            raise EncounterError(_("dice must be a list of whole numbers"), "dice", file)
+    if not isinstance(steps, list):
+        raise EncounterError(_("a script must be a list of commands"), "script", file)
+    out = []
+    for i, step in enumerate(steps):
+        if isinstance(step, Mapping) and "do" in step and isinstance(step["do"], Mapping):
+            extra = set(step) - {"do", "expect"}
+            if extra:
+                loc: Loc = ("script", i, sorted(extra)[0])
+                raise EncounterError(_("unknown key in a script step"), format_loc(loc), file, lines.line(loc) if lines else None)
+            out.append(ScriptStep(step["do"], step.get("expect")))
+        else:
+            out.append(ScriptStep(step, None))
+    return out, dice
+
+
+def load_script(path: str | Path) -> tuple[list[ScriptStep], list[int] | None]:
+    data, lines = read_yaml(path)
+    return script_from_data(data, str(path), lines)
+

@@ -1,0 +1,283 @@
+"""The Ruleset base class: declared metadata, variants, actions, and hooks with neutral defaults.
+
+A ruleset is static (one instance serves every encounter); what changes lives in the Encounter
+(``enc.rdata``) and its combatants (``c.data``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel
+
+from ..engine import events as ev
+from ..engine.commands import Command
+from ..engine.errors import EncounterError, IllegalCommand
+from ..engine.state import Combatant, CombatantSetup, Window
+from ..i18n import _
+
+if TYPE_CHECKING:
+    from ..engine.core import Encounter, Step
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A rule switch: ``name`` (``terza.zoc.guarded_exempt``), its Python type, default and choices."""
+
+    name: str
+    type: type
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+
+    def parse(self, value: Any) -> Any:
+        ok = isinstance(value, self.type) and not (self.type is not bool and isinstance(value, bool))
+        if self.type is float and isinstance(value, int) and not isinstance(value, bool):
+            value, ok = float(value), True
+        if not ok:
+            raise EncounterError(
+                _("variant {name} must be a {type}, not {value!r}").format(
+                    name=self.name, type=self.type.__name__, value=value
+                )
+            )
+        if self.choices is not None and value not in self.choices:
+            raise EncounterError(
+                _("variant {name} must be one of {choices}, not {value!r}").format(
+                    name=self.name, choices=", ".join(map(str, self.choices)), value=value
+                )
+            )
+        return value
+
+
+CheckFn = Callable[["Encounter", Any, Command], Any]
+RunFn = Callable[["Encounter", Any, Command, Any], "Step"]
+CandidatesFn = Callable[["Encounter", Combatant], Iterable[Command]]
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action id: the fields it takes, its check (pure: raises IllegalCommand, returns a plan)
+    and its run (a generator that mutates, emits events and may yield windows)."""
+
+    id: str
+    check: CheckFn
+    run: RunFn
+    fields: frozenset[str] = frozenset()
+    required: tuple[str, ...] = ()
+    any_time: bool = False
+    candidates: CandidatesFn | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    text: str
+
+
+class Ruleset:
+    """Base class. Subclasses set the metadata and override the hooks that differ."""
+
+    name: str = ""
+    title: str = ""
+    rules: tuple[Rule, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    conditions: frozenset[str] = frozenset()
+    stats_model: type[BaseModel] = BaseModel
+    actions: Mapping[str, Action] = {}
+    gm_actions: Mapping[str, Action] = {}
+    defeated_states: frozenset[str] = frozenset({"dead", "dying", "out", "unconscious"})
+    out_of_fight_states: frozenset[str] = frozenset({"dead", "dying", "out", "unconscious"})
+    economy_slots: tuple[str, ...] = ()
+    answers: frozenset[str] = frozenset({"decline"})
+    """Ids that only answer a pending decision."""
+
+    # -- variants ----------------------------------------------------------------------------------
+    def resolve_variants(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Defaults overlaid with ``given``; an unknown name or a wrong type is an EncounterError."""
+        known = {v.name: v for v in self.variants}
+        out = {v.name: v.default for v in self.variants}
+        for name, value in given.items():
+            if name not in known:
+                raise EncounterError(
+                    _("unknown variant {name!r} for ruleset {rs} (known: {known})").format(
+                        name=name, rs=self.name, known=", ".join(known) or _("none")
+                    ),
+                    where=f"variant.{name}",
+                )
+            try:
+                out[name] = known[name].parse(value)
+            except EncounterError as exc:
+                exc.where = f"variant.{name}"
+                raise
+        return out
+
+    # -- building -----------------------------------------------------------------------------------
+    def parse_stats(self, raw: Any) -> Any:
+        """Validate a combatant's ``stats`` mapping (pydantic; errors carry their path)."""
+        return self.stats_model.model_validate(raw)
+
+    def diagonal_rule(self, variants: Mapping[str, Any]) -> str:
+        return "alternate"
+
+    def new_encounter_data(self, enc: Encounter) -> Any:
+        return None
+
+    def new_combatant(self, enc: Encounter, setup: CombatantSetup, index: int) -> Combatant:
+        raise NotImplementedError
+
+    # -- the loop -----------------------------------------------------------------------------------
+    def start(self, enc: Encounter) -> Step:
+        raise NotImplementedError
+
+    def check_answer(self, enc: Encounter, window: Window, cmd: Command) -> None:
+        """Check an answer's arguments before it is sent into the suspended step."""
+
+    def candidates(self, enc: Encounter, actor: str) -> Iterator[Command]:
+        """Commands worth asking :meth:`Encounter.is_legal` about (a superset of the legal ones)."""
+        if enc.pending is not None:
+            if enc.pending.actor == actor:
+                yield from self.answer_candidates(enc, enc.pending)
+            return
+        c = enc.combatants.get(actor)
+        if c is None:
+            return
+        for action in self.actions.values():
+            if action.candidates is not None:
+                yield from action.candidates(enc, c)
+
+    def answer_candidates(self, enc: Encounter, window: Window) -> Iterable[Command]:
+        return [Command(actor=window.actor, do=choice) for choice in window.choices]
+
+    # -- states and views ---------------------------------------------------------------------------
+    def is_defeated(self, c: Combatant) -> bool:
+        return c.state in self.defeated_states
+
+    def is_out_of_fight(self, c: Combatant) -> bool:
+        return c.state in self.out_of_fight_states
+
+    def resources(self, enc: Encounter, c: Combatant) -> dict[str, Any]:
+        return {}
+
+    def combatant_view(self, enc: Encounter, c: Combatant) -> dict[str, Any]:
+        view: dict[str, Any] = {
+            "at": [c.pos[0], c.pos[1]],
+            "hp": c.hp,
+            "max_hp": c.max_hp,
+            "state": c.state,
+            "conditions": sorted(k for k in c.conditions if k not in self.state_conditions),
+            "resources": self.resources(enc, c),
+            "wielding": list(c.wielding),
+        }
+        if c.facing is not None:
+            view["facing"] = c.facing
+        return view
+
+    # -- hit points, states, conditions -------------------------------------------------------------
+    state_conditions: frozenset[str] = frozenset({"unconscious"})
+    """Condition names a GM may add that show as a *state* (never listed among ``conditions``)."""
+
+    def state_from(self, c: Combatant) -> str:
+        return "ok" if c.hp > 0 else "out"
+
+    def update_state(self, enc: Encounter, c: Combatant) -> None:
+        """Recompute ``c.state`` from its hp and flags; emit ``state`` and react when it changed."""
+        new = self.state_from(c)
+        if new != c.state:
+            old = c.state
+            c.state = new
+            enc.emit(ev.state(c.id, new))
+            self.on_state_change(enc, c, old)
+
+    def on_state_change(self, enc: Encounter, c: Combatant, old: str) -> None:
+        if c.state == "dead" and enc.occupied.get(c.pos) is c:
+            del enc.occupied[c.pos]  # the dead no longer hold their square
+        elif old == "dead" and c.state != "dead" and c.pos not in enc.occupied:
+            enc.occupied[c.pos] = c
+
+    def set_hp(self, enc: Encounter, c: Combatant, hp: int) -> None:
+        c.hp = hp
+        self.update_state(enc, c)
+
+    def add_condition(self, enc: Encounter, c: Combatant, name: str, until: Any = None) -> None:
+        c.conditions[name] = until
+        if name in self.state_conditions:
+            self.update_state(enc, c)
+        else:
+            enc.emit(ev.condition(c.id, name, True, until))
+
+    def remove_condition(self, enc: Encounter, c: Combatant, name: str) -> None:
+        if name not in c.conditions:
+            return
+        del c.conditions[name]
+        if name in self.state_conditions:
+            self.update_state(enc, c)
+        else:
+            enc.emit(ev.condition(c.id, name, False))
+
+    def expire_conditions(self, enc: Encounter, c: Combatant) -> None:
+        """At the start of ``c``'s turn: drop conditions that last until then (``{round, turn_of}``)."""
+        for other in enc.combatants.values():
+            for name, until in list(other.conditions.items()):
+                if isinstance(until, dict) and until.get("turn_of") == c.id and enc.round >= until["round"]:
+                    self.remove_condition(enc, other, name)
+
+    def rule_ids(self) -> list[str]:
+        return [r.id for r in self.rules]
+
+
+    # -- the turn loop (shared; rulesets override the hooks) -----------------------------------------
+    # takes_turn: may this combatant act now; round_end: windows and effects before round_ended;
+    # round_reset: after it; begin_turn: effects, then turn_started, then start-of-turn actions.
+
+    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
+        return True
+
+    def round_end(self, enc: Encounter) -> Step:
+        return
+        yield
+
+    def round_reset(self, enc: Encounter) -> None:
+        """Called after ``round_ended`` and before the next ``round_started``."""
+
+    def begin_turn(self, enc: Encounter, c: Combatant) -> Step:
+        enc.emit(ev.turn_started(c.id, enc.round))
+        return
+        yield
+
+    def end_turn(self, enc: Encounter, c: Combatant) -> Step:
+        """End ``c``'s turn and start the next one."""
+        enc.emit(ev.turn_ended(c.id))
+        yield from self.next_turn(enc)
+
+    def next_turn(self, enc: Encounter) -> Step:
+        n = len(enc.order)
+        for _tries in range(2 * n + 2):
+            enc.turn_index += 1
+            if enc.turn_index >= n:
+                yield from self.round_end(enc)
+                enc.emit(ev.round_ended(enc.round))
+                self.round_reset(enc)
+                enc.round += 1
+                enc.emit(ev.round_started(enc.round))
+                enc.turn_index = 0
+            c = enc.order[enc.turn_index]
+            if not self.is_defeated(c) and self.takes_turn(enc, c):
+                enc.current = c
+                yield from self.begin_turn(enc, c)
+                return
+        enc.current = None  # nobody can act any more
+
+    def after_command(self, enc: Encounter) -> Step:
+        """After every command: a combatant defeated during its own turn ends that turn."""
+        c = enc.current
+        if c is not None and enc.pending is None and self.is_defeated(c):
+            yield from self.end_turn(enc, c)
+
+
+def illegal(code: str, message: str, **fmt: Any) -> IllegalCommand:
+    """An IllegalCommand with a translated, formatted message."""
+    return IllegalCommand(code, _(message).format(**fmt))
+

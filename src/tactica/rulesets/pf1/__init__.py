@@ -1,0 +1,182 @@
+"""Ruleset ``pf1``: Pathfinder 1e full-round actions (spec: pf1.md; seed 000, French).
+
+The modules: ``stats`` (file stats and the engine's profile), ``state`` (per-combatant turn state),
+``economy`` (slots), ``combat`` (attacks, damage, threatened squares, attacks of opportunity),
+``movement``, ``attacks``, ``casting``; this module ties them into the :class:`Pf1` ruleset.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
+
+from ...engine import events as ev
+from ...engine.commands import Command
+from ...engine.state import Combatant, CombatantSetup, Window
+from ..base import Action, Ruleset, Variant
+from ..gm import GM_ACTIONS
+from . import attacks, casting, movement
+from .combat import check_opportunity_answer, lose_spell, state_from_hp
+from .economy import can_five_foot_step, can_full_round
+from .rules import RULES
+from .state import Pf1Data, data
+from .stats import Pf1Stats, build_profile
+
+if TYPE_CHECKING:
+    from ...engine.core import Encounter, Step
+
+
+def _check_end_turn(enc: Encounter, c: Combatant, cmd: Command) -> None:
+    return None
+
+
+def _run_end_turn(enc: Encounter, c: Combatant, cmd: Command, plan: None) -> Step:
+    yield from enc.ruleset.end_turn(enc, c)  # R-PF-ECO-3
+
+
+def _end_turn_candidates(enc: Encounter, c: Combatant) -> Iterator[Command]:
+    yield Command(actor=c.id, do="end_turn")
+
+
+def _a(id_: str, mod: Any, fields: tuple[str, ...] = (), required: tuple[str, ...] = (), name: str = "") -> Action:
+    name = name or id_
+    return Action(
+        id_,
+        getattr(mod, f"check_{name}"),
+        getattr(mod, f"run_{name}"),
+        frozenset(fields),
+        required,
+        candidates=getattr(mod, f"{name}_candidates"),
+    )
+
+
+ACTIONS: dict[str, Action] = {
+    a.id: a
+    for a in (
+        _a("move", movement, ("path",), ("path",)),
+        _a("five_foot_step", movement, ("to",), ("to",)),
+        _a("run", movement, ("path",), ("path",)),
+        _a("withdraw", movement, ("path",), ("path",)),
+        _a("difficult_step", movement, ("to",), ("to",)),
+        _a("draw_weapon", movement, ("weapon",), ("weapon",)),
+        _a("attack", attacks, ("target", "weapon", "defensively", "full_attack", "hand"), ("target",)),
+        _a("cast", casting, ("spell", "targets", "target", "metamagic", "defensively"), ("spell",)),
+        _a("use_ability", casting, ("special", "target"), ("special",)),
+        _a("abandon_spell", casting, name="abandon"),
+        Action("end_turn", _check_end_turn, _run_end_turn, candidates=_end_turn_candidates),
+    )
+}
+
+CONDITIONS = frozenset(
+    {"blinded", "invisible", "staggered", "flat_footed", "fighting_defensively", "running", "resting", "casting", "unconscious"}
+)
+
+
+class Pf1(Ruleset):
+    name = "pf1"
+    title = "Pathfinder 1e full-round actions"
+    rules = RULES
+    variants = (
+        Variant(
+            "pf1.reach.second_diagonal",
+            bool,
+            True,
+            "a reach weapon threatens the square two away on the diagonal too (d20 reach exception)",
+        ),
+    )
+    conditions = CONDITIONS
+    stats_model = Pf1Stats
+    actions = ACTIONS
+    gm_actions = GM_ACTIONS
+    economy_slots = ("standard", "move", "swift", "full_round")
+
+    def new_combatant(self, enc: Encounter, setup: CombatantSetup, index: int) -> Combatant:
+        stats: Pf1Stats = setup.stats
+        c = Combatant(setup, index, stats.hp, stats.max_hp if stats.max_hp is not None else stats.hp)
+        profile = build_profile(stats, enc.grid.square_m)
+        c.data = Pf1Data(profile)
+        c.wielding = list(profile.default_wielding)
+        for cond in setup.conditions:
+            c.conditions[cond] = None
+        # R-PF-TURN-3: flat-footed from the start of combat until its first turn
+        c.conditions["flat_footed"] = None
+        c.state = state_from_hp(c)
+        return c
+
+    # -- initiative and turns ---------------------------------------------------------------------
+    def start(self, enc: Encounter) -> Step:
+        setup = enc.setup
+        if setup.initiative:
+            order = [enc.combatants[i] for i in setup.initiative]
+            enc.emit(ev.initiative([c.id for c in order], {}, {}))
+        else:
+            # R-PF-TURN-1: d20 + initiative modifier; ties by modifier, then file order
+            rolls: dict[str, int] = {}
+            faces: dict[str, int] = {}
+            for c in enc.combatants.values():
+                faces[c.id] = enc.dice.roll(20)
+                rolls[c.id] = faces[c.id] + data(c).p.initiative
+            order = sorted(enc.combatants.values(), key=lambda c: (-rolls[c.id], -data(c).p.initiative, c.index))
+            enc.emit(ev.initiative([c.id for c in order], rolls, faces))
+        enc.order = order
+        # R-PF-TURN-2: a surprise round (round 0) before round 1
+        enc.round = 0 if setup.surprise else 1
+        enc.emit(ev.round_started(enc.round))
+        yield from self.next_turn(enc)
+
+    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
+        return enc.round != 0 or c.id in enc.setup.surprise
+
+    def begin_turn(self, enc: Encounter, c: Combatant) -> Step:
+        d = data(c)
+        self.expire_conditions(enc, c)
+        if "flat_footed" in c.conditions:
+            self.remove_condition(enc, c, "flat_footed")
+        casting.casting_at_turn_start(enc, c)
+        if not d.ran_this_turn:
+            d.run_streak = d.run_checks = 0
+        d.ran_this_turn = False
+        d.refill()
+        d.turns_taken += 1
+        enc.emit(ev.turn_started(c.id, enc.round))
+        casting.continue_casting(enc, c)
+        return
+        yield
+
+    # -- answers -----------------------------------------------------------------------------------
+    def check_answer(self, enc: Encounter, window: Window, cmd: Command) -> None:
+        check_opportunity_answer(enc, window, cmd)
+
+    def answer_candidates(self, enc: Encounter, window: Window) -> list[Command]:
+        return [
+            Command(actor=window.actor, do="opportunity_attack", target=window.context),
+            Command(actor=window.actor, do="decline"),
+        ]
+
+    # -- states and views --------------------------------------------------------------------------
+    defeated_states = frozenset({"dying", "dead", "unconscious"})
+    out_of_fight_states = frozenset({"dying", "dead", "unconscious"})
+    answers = frozenset({"opportunity_attack", "decline"})
+
+    def state_from(self, c: Combatant) -> str:
+        return state_from_hp(c)
+
+    def on_state_change(self, enc: Encounter, c: Combatant, old: str) -> None:
+        super().on_state_change(enc, c, old)
+        if c.state != "ok":
+            lose_spell(enc, c, "defeated")  # R-PF-FR-CAST-3: disabled or worse loses the spell
+
+    def resources(self, enc: Encounter, c: Combatant) -> dict[str, Any]:
+        d = data(c)
+        # R-PF-ECO-4
+        return {
+            "standard": d.standard,
+            "move": d.move,
+            "swift": d.swift,
+            "full_round": can_full_round(enc, c),
+            "five_foot_step": can_five_foot_step(c),
+            "opportunity_attacks": d.aoo_left,
+        }
+
+
+RULESET = Pf1()

@@ -1,0 +1,109 @@
+"""The pf1 action economy: which slot pays for an action, and the restricted turn (R-PF-ECO)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ...engine.state import Combatant
+from ..base import illegal
+from .state import Pf1Data, data
+
+if TYPE_CHECKING:
+    from ...engine.core import Encounter
+
+
+def restriction(enc: Encounter, c: Combatant) -> str | None:
+    """Why ``c`` may take only one standard or move action this turn, if it may (R-PF-ECO-5, R-PF-TURN-2)."""
+    if enc.round == 0:
+        return "surprise"
+    if c.state == "disabled":
+        return "disabled"
+    if "staggered" in c.conditions:
+        return "staggered"
+    return None
+
+
+def used(d: Pf1Data) -> str:
+    names = [n for n, v in (("standard", d.standard), ("move", d.move), ("swift", d.swift)) if v < 1]
+    return ", ".join(names) or "nothing"
+
+
+def no_budget(c: Combatant, what: str) -> Exception:
+    return illegal(
+        "no_budget",
+        "{a} has no {what} left this turn (used: {used})",
+        a=c.name,
+        what=what,
+        used=used(data(c)),
+    )
+
+
+def check_not_casting(c: Combatant) -> None:
+    """R-PF-FR-CAST-2/3: while casting, only end_turn and abandon_spell are possible."""
+    casting = data(c).casting
+    if casting is not None:
+        raise illegal(
+            "casting",
+            "{a} is casting {s} and must keep concentrating (abandon_spell first)",
+            a=c.name,
+            s=casting.spell.id,
+        )
+
+
+def check_standard(enc: Encounter, c: Combatant) -> None:
+    d = data(c)
+    if d.standard < 1:
+        raise no_budget(c, "standard action")
+    if restriction(enc, c) and d.move < 1:
+        raise no_budget(c, "action (only one standard or move action this turn)")
+
+
+def move_slot(enc: Encounter, c: Combatant) -> str:
+    """The slot a move action would use: ``move``, else ``standard`` (R-PF-MOV-5)."""
+    d = data(c)
+    limited = restriction(enc, c) is not None
+    if limited and (d.standard < 1 or d.move < 1):
+        raise no_budget(c, "action (only one standard or move action this turn)")
+    if d.move >= 1:
+        return "move"
+    if d.standard >= 1:
+        return "standard"
+    raise no_budget(c, "move action")
+
+
+def check_full_round(enc: Encounter, c: Combatant) -> None:
+    why = restriction(enc, c)
+    if why == "surprise":
+        raise illegal("no_budget", "{a} may take no full-round action in the surprise round", a=c.name)
+    if why is not None:
+        # R-PF-ECO-5: staggered or disabled, never a full-round action
+        raise illegal("condition", "{a} is {why} and cannot take a full-round action", a=c.name, why=why)
+    d = data(c)
+    if d.standard < 1 or d.move < 1:
+        raise no_budget(c, "full-round action (it needs both the standard and the move action)")
+
+
+def pay(enc: Encounter, c: Combatant, slot: str) -> list[str]:
+    """Spend ``slot`` (standard, move, swift, full_round); return the event's cost list."""
+    d = data(c)
+    if slot == "full_round":
+        d.standard = d.move = 0
+    elif slot == "standard":
+        d.standard = 0
+    elif slot == "move":
+        d.move = 0
+    elif slot == "swift":
+        d.swift = 0
+    if slot in ("standard", "move") and restriction(enc, c):
+        d.standard = d.move = 0
+    return [slot]
+
+
+def can_full_round(enc: Encounter, c: Combatant) -> bool:
+    d = data(c)
+    return restriction(enc, c) is None and d.standard >= 1 and d.move >= 1
+
+
+def can_five_foot_step(c: Combatant) -> bool:
+    d = data(c)
+    return not (d.moved or d.stepped or d.no_step or d.casting) and d.p.speed_units > 1 and "blinded" not in c.conditions
