@@ -1,12 +1,12 @@
 """Tactica: a tactical combat rules engine for tabletop role-playing games.
 
-    >>> from tactica import load_encounter
-    >>> enc = load_encounter("fight.yaml", seed=7)
-    >>> enc.start().events                      # initiative, round_started, turn_started
-    >>> [c for c in enc.legal_commands(enc.turn)]
-    >>> enc.apply({"actor": "valeros", "do": "move", "path": [[4, 4], [5, 4]]})
-    >>> enc.pending                             # a decision another combatant must answer, or None
-    >>> enc.undo()
+>>> from tactica import load_encounter
+>>> enc = load_encounter("fight.yaml", seed=7)
+>>> enc.start().events                      # initiative, round_started, turn_started
+>>> [c for c in enc.legal_commands(enc.turn)]
+>>> enc.apply({"actor": "valeros", "do": "move", "path": [[4, 4], [5, 4]]})
+>>> enc.pending                             # a decision another combatant must answer, or None
+>>> enc.undo()
 """
 
 from __future__ import annotations
@@ -24,7 +24,9 @@ from .rulesets import find_ruleset
 __version__ = "0.1.0"
 
 
-def load_encounter(source: str | Path | dict[str, Any], seed: int | None = None, dice: list[int] | None = None) -> Encounter:
+def load_encounter(
+    source: str | Path | dict[str, Any], seed: int | None = None, dice: list[int] | None = None
+) -> Encounter:
     """An :class:`Encounter` from an encounter or case file (a path) or an already parsed mapping.
 
     ``seed`` overrides the file's seed; ``dice`` forces die faces (as a script's ``dice:``).

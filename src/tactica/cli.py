@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
@@ -13,6 +14,9 @@ from rich.table import Table
 
 from .engine.errors import EncounterError
 from .i18n import _, set_language
+
+if TYPE_CHECKING:
+    from .files.loader import ScriptStep
 
 app = typer.Typer(
     help="Tactica: a tactical combat rules engine (pf1, terza, lagornis).",
@@ -25,7 +29,9 @@ err = Console(stderr=True, highlight=False)
 
 EXAMPLES = Path(__file__).parent / "examples"
 
-LangOption = Annotated[str | None, typer.Option("--lang", help="Language: en, fr, it (default: TACTICA_LANG or en).")]
+LangOption = Annotated[
+    str | None, typer.Option("--lang", help="Language: en, fr, it (default: TACTICA_LANG or en).")
+]
 
 
 def _file_error(exc: EncounterError) -> typer.Exit:
@@ -42,9 +48,13 @@ def _main(lang: LangOption = None) -> None:
 @app.command()
 def replay(
     file: Annotated[Path, typer.Argument(help="An encounter or case file (YAML or JSON).")],
-    script: Annotated[Path | None, typer.Option("--script", "-s", help="A script file (list of commands).")] = None,
+    script: Annotated[
+        Path | None, typer.Option("--script", "-s", help="A script file (list of commands).")
+    ] = None,
     seed: Annotated[int | None, typer.Option("--seed", help="Seed for dice the file does not force.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON object per line (format.md section 5).")] = False,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per line (format.md section 5).")
+    ] = False,
 ) -> None:
     """Run an encounter with a script and print what happens."""
     from .files.loader import load_file, load_script
@@ -67,18 +77,18 @@ def replay(
     _print_readable(lines, steps, loaded.setup.seed if loaded.setup.dice is None and dice is None else None)
 
 
-def _print_readable(lines: object, steps: list[object], seed: int | None) -> None:
+def _print_readable(lines: Iterable[dict[str, Any]], steps: Sequence[ScriptStep], seed: int | None) -> None:
     from .files.narrate import narrate
 
     if seed is not None:
         out.print(f"[dim]{_('seed')}: {seed}[/]")
-    for line in lines:  # type: ignore[attr-defined]
+    for line in lines:
         if "final" in line:
             _print_final(line["final"])
             continue
         step = line["step"]
         if step != "start":
-            cmd = getattr(steps[step], "command", {})
+            cmd = steps[step].command
             out.print(f"[bold blue]> {json.dumps(cmd, ensure_ascii=False)}[/]", soft_wrap=True)
         if not line["ok"]:
             e = line["error"]
@@ -95,13 +105,15 @@ def _print_readable(lines: object, steps: list[object], seed: int | None) -> Non
             )
 
 
-def _print_final(final: dict[str, object]) -> None:
+def _print_final(final: dict[str, Any]) -> None:
     table = Table(title=_("Round {r}, {t}'s turn").format(r=final["round"], t=final["turn"] or "-"))
     for col in (_("combatant"), _("at"), _("hp"), _("state"), _("conditions"), _("resources")):
         table.add_column(col)
-    for cid, c in final["combatants"].items():  # type: ignore[attr-defined]
+    for cid, c in final["combatants"].items():
         res = ", ".join(f"{k}={v}" for k, v in c["resources"].items())
-        table.add_row(cid, str(c["at"]), f"{c['hp']}/{c['max_hp']}", _(c["state"]), ", ".join(c["conditions"]), res)
+        table.add_row(
+            cid, str(c["at"]), f"{c['hp']}/{c['max_hp']}", _(c["state"]), ", ".join(c["conditions"]), res
+        )
     out.print(table)
 
 
@@ -155,7 +167,9 @@ def conformance(
         ids = find_ruleset(rs).rule_ids()
         missing = gaps[rs]
         out.print(
-            _("{rs}: {n} of {total} rule ids covered").format(rs=rs, n=len(ids) - len(missing), total=len(ids))
+            _("{rs}: {n} of {total} rule ids covered").format(
+                rs=rs, n=len(ids) - len(missing), total=len(ids)
+            )
             + (_("; not covered: {ids}").format(ids=", ".join(missing)) if missing else "")
         )
     out.print(f"{len(results) - failed} passed, {failed} failed")

@@ -97,15 +97,31 @@ class Command:
 
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
-_STR = {"actor", "do", "target", "weapon", "spell", "special", "item", "hand", "kind", "facing", "trigger",
-        "by", "pay", "condition"}
+_STR = {
+    "actor",
+    "do",
+    "target",
+    "weapon",
+    "spell",
+    "special",
+    "item",
+    "hand",
+    "kind",
+    "facing",
+    "trigger",
+    "by",
+    "pay",
+    "condition",
+}
 _STR_LIST = {"targets", "metamagic", "order"}
 
 
 def _bad(where: str, field: str, expected: str, value: Any) -> IllegalCommand:
     return IllegalCommand(
         "invalid_command",
-        _("{w}: field {f!r} must be {expected}, not {v!r}").format(w=where, f=field, expected=_(expected), v=value),
+        _("{w}: field {f!r} must be {expected}, not {v!r}").format(
+            w=where, f=field, expected=_(expected), v=value
+        ),
     )
 
 

@@ -179,10 +179,13 @@ class Encounter:
         if action is None:
             if cmd.do in rs.answers:
                 raise IllegalCommand(
-                    "not_allowed", _("{actor}: there is no decision to answer with {do}").format(actor=cmd.actor, do=cmd.do)
+                    "not_allowed",
+                    _("{actor}: there is no decision to answer with {do}").format(actor=cmd.actor, do=cmd.do),
                 )
             if cmd.actor == GM and cmd.do in rs.actions:
-                raise IllegalCommand("not_allowed", _("the GM does not take combat actions; use move_to, set_hp, ..."))
+                raise IllegalCommand(
+                    "not_allowed", _("the GM does not take combat actions; use move_to, set_hp, ...")
+                )
             if cmd.actor != GM and cmd.do in rs.gm_actions:
                 raise IllegalCommand(
                     "not_allowed", _("{actor}: only the GM may use {do}").format(actor=cmd.actor, do=cmd.do)
@@ -195,7 +198,9 @@ class Encounter:
         if extra:
             raise IllegalCommand(
                 "invalid_command",
-                _("{actor}: {do} does not take the field {f!r}").format(actor=cmd.actor, do=cmd.do, f=extra[0]),
+                _("{actor}: {do} does not take the field {f!r}").format(
+                    actor=cmd.actor, do=cmd.do, f=extra[0]
+                ),
             )
         for f in action.required:
             if getattr(cmd, f) is None:

@@ -93,7 +93,13 @@ def condition(actor: str, name: str, added: bool, until: Any = None) -> Event:
 
 
 def reaction(actor: str, reaction_id: str, against: str, penalty: int = 0) -> Event:
-    return {"type": "reaction", "actor": actor, "reaction": reaction_id, "against": against, "penalty": penalty}
+    return {
+        "type": "reaction",
+        "actor": actor,
+        "reaction": reaction_id,
+        "against": against,
+        "penalty": penalty,
+    }
 
 
 def resource(actor: str, name: str, value: Any, delta: Any) -> Event:

@@ -31,7 +31,16 @@ DIRECTIONS: Final[dict[str, tuple[int, int]]] = {
     "W": (-1, 0),
     "NW": (-1, -1),
 }
-OPPOSITE: Final[dict[str, str]] = {"N": "S", "NE": "SW", "E": "W", "SE": "NW", "S": "N", "SW": "NE", "W": "E", "NW": "SE"}
+OPPOSITE: Final[dict[str, str]] = {
+    "N": "S",
+    "NE": "SW",
+    "E": "W",
+    "SE": "NW",
+    "S": "N",
+    "SW": "NE",
+    "W": "E",
+    "NW": "SE",
+}
 
 
 def chebyshev(a: Square, b: Square) -> int:

@@ -78,7 +78,9 @@ class Combatant:
         self.data: Any = None
 
     def __repr__(self) -> str:
-        return f"<Combatant {self.id} {self.side} at {list(self.pos)} hp {self.hp}/{self.max_hp} {self.state}>"
+        return (
+            f"<Combatant {self.id} {self.side} at {list(self.pos)} hp {self.hp}/{self.max_hp} {self.state}>"
+        )
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,11 @@ def match(exp: Any, act: Any) -> bool:
     if isinstance(exp, dict):
         return isinstance(act, dict) and all(k in act and match(v, act[k]) for k, v in exp.items())
     if isinstance(exp, list):
-        return isinstance(act, list) and len(exp) == len(act) and all(match(e, a) for e, a in zip(exp, act, strict=True))
+        return (
+            isinstance(act, list)
+            and len(exp) == len(act)
+            and all(match(e, a) for e, a in zip(exp, act, strict=True))
+        )
     if isinstance(exp, float) or isinstance(act, float):
         try:
             return abs(float(exp) - float(act)) < 1e-9
@@ -52,13 +56,17 @@ def pending_matches(exp: Any, act: Any) -> bool:
 def check_block(exp: dict[str, Any], line: dict[str, Any], where: str) -> list[str]:
     errs = []
     if "ok" in exp and bool(line.get("ok")) != bool(exp["ok"]):
-        errs.append(_("{w}: ok is {got}, expected {exp} ({msg})").format(
-            w=where, got=line.get("ok"), exp=exp["ok"], msg=(line.get("error") or {}).get("message")
-        ))
+        errs.append(
+            _("{w}: ok is {got}, expected {exp} ({msg})").format(
+                w=where, got=line.get("ok"), exp=exp["ok"], msg=(line.get("error") or {}).get("message")
+            )
+        )
     if "error" in exp:
         code = (line.get("error") or {}).get("code")
         if line.get("ok") or code != exp["error"]:
-            errs.append(_("{w}: expected error {exp}, got {got}").format(w=where, exp=exp["error"], got=code or "ok"))
+            errs.append(
+                _("{w}: expected error {exp}, got {got}").format(w=where, exp=exp["error"], got=code or "ok")
+            )
     events = line.get("events") or []
     if "events" in exp:
         missing = first_missing(exp["events"], events)
@@ -68,7 +76,11 @@ def check_block(exp: dict[str, Any], line: dict[str, Any], where: str) -> list[s
         if any(match(ne, ev) for ev in events):
             errs.append(_("{w}: unexpected event matching {e}").format(w=where, e=ne))
     if "pending" in exp and not pending_matches(exp["pending"], line.get("pending")):
-        errs.append(_("{w}: pending is {got}, expected {exp}").format(w=where, got=line.get("pending"), exp=exp["pending"]))
+        errs.append(
+            _("{w}: pending is {got}, expected {exp}").format(
+                w=where, got=line.get("pending"), exp=exp["pending"]
+            )
+        )
     return errs
 
 
@@ -85,7 +97,9 @@ def check_final(exp: dict[str, Any], final: dict[str, Any]) -> list[str]:
         for k, v in fields.items():
             ok = set(v) == set(got.get(k) or []) if k == "conditions" else match(v, got.get(k))
             if not ok:
-                errs.append(_("final: {c}.{k} is {got}, expected {exp}").format(c=cid, k=k, got=got.get(k), exp=v))
+                errs.append(
+                    _("final: {c}.{k} is {got}, expected {exp}").format(c=cid, k=k, got=got.get(k), exp=v)
+                )
     return errs
 
 

@@ -155,7 +155,9 @@ def setup_from_data(
 ) -> Loaded:
     """Check a parsed encounter or case mapping and build its :class:`Setup`."""
     if not isinstance(data, Mapping):
-        raise EncounterError(_("an encounter file must be a mapping (ruleset:, map:, combatants:, ...)"), file=file)
+        raise EncounterError(
+            _("an encounter file must be a mapping (ruleset:, map:, combatants:, ...)"), file=file
+        )
     is_case = any(k in data for k in CASE_KEYS)
     model: EncounterModel = _validate(CaseModel if is_case else EncounterModel, data, (), file, lines)
     errors: list[EncounterError] = []
@@ -166,7 +168,9 @@ def setup_from_data(
     try:
         ruleset = load_ruleset(model.ruleset, base_dir)
     except EncounterError as exc:
-        raise EncounterError(exc.message, "ruleset", file, lines.line(("ruleset",)) if lines else None) from None
+        raise EncounterError(
+            exc.message, "ruleset", file, lines.line(("ruleset",)) if lines else None
+        ) from None
     try:
         ruleset.resolve_variants(model.variant)
     except EncounterError as exc:
@@ -178,29 +182,43 @@ def setup_from_data(
     for key in ("difficult", "very_difficult", "blocked"):
         for i, (x, y) in enumerate(getattr(m, key)):
             if not (0 <= x < m.width and 0 <= y < m.height):
-                err(_("square [{x}, {y}] is off the {w}x{h} map").format(x=x, y=y, w=m.width, h=m.height), ("map", key, i))
+                err(
+                    _("square [{x}, {y}] is off the {w}x{h} map").format(x=x, y=y, w=m.width, h=m.height),
+                    ("map", key, i),
+                )
             squares[(x, y)] = key
     combatants = []
     seen: dict[str, int] = {}
     taken: dict[tuple[int, int], str] = {}
     for i, c in enumerate(model.combatants):
         if c.id in seen:
-            err(_("id {id!r} is already used by combatants[{j}]").format(id=c.id, j=seen[c.id]), ("combatants", i, "id"))
+            err(
+                _("id {id!r} is already used by combatants[{j}]").format(id=c.id, j=seen[c.id]),
+                ("combatants", i, "id"),
+            )
         if c.id == "gm":
             err(_("the id 'gm' is reserved for the game master"), ("combatants", i, "id"))
         seen[c.id] = i
         x, y = c.at
         if not (0 <= x < m.width and 0 <= y < m.height):
-            err(_("square [{x}, {y}] is off the {w}x{h} map").format(x=x, y=y, w=m.width, h=m.height), ("combatants", i, "at"))
+            err(
+                _("square [{x}, {y}] is off the {w}x{h} map").format(x=x, y=y, w=m.width, h=m.height),
+                ("combatants", i, "at"),
+            )
         elif squares.get((x, y)) == "blocked":
             err(_("square [{x}, {y}] is a wall").format(x=x, y=y), ("combatants", i, "at"))
         if (x, y) in taken:
-            err(_("square [{x}, {y}] is already taken by {o}").format(x=x, y=y, o=taken[(x, y)]), ("combatants", i, "at"))
+            err(
+                _("square [{x}, {y}] is already taken by {o}").format(x=x, y=y, o=taken[(x, y)]),
+                ("combatants", i, "at"),
+            )
         taken[(x, y)] = c.id
         for j, cond in enumerate(c.conditions):
             if cond not in ruleset.conditions:
                 err(
-                    _("unknown condition {c!r} (known: {known})").format(c=cond, known=", ".join(sorted(ruleset.conditions))),
+                    _("unknown condition {c!r} (known: {known})").format(
+                        c=cond, known=", ".join(sorted(ruleset.conditions))
+                    ),
                     ("combatants", i, "conditions", j),
                 )
         try:
@@ -208,9 +226,7 @@ def setup_from_data(
         except ValidationError as exc:
             errors.extend(_validation_errors(exc, ("combatants", i, "stats"), file, lines))
             continue
-        combatants.append(
-            CombatantSetup(c.id, c.side, (x, y), stats, c.name, c.facing, tuple(c.conditions))
-        )
+        combatants.append(CombatantSetup(c.id, c.side, (x, y), stats, c.name, c.facing, tuple(c.conditions)))
     for key in ("initiative", "surprise"):
         ids = getattr(model, key) or []
         for j, ident in enumerate(ids):
@@ -221,7 +237,12 @@ def setup_from_data(
     if model.initiative is not None and set(model.initiative) != set(seen):
         missing = sorted(set(seen) - set(model.initiative))
         if missing:
-            err(_("the initiative order must list every combatant; missing: {m}").format(m=", ".join(missing)), ("initiative",))
+            err(
+                _("the initiative order must list every combatant; missing: {m}").format(
+                    m=", ".join(missing)
+                ),
+                ("initiative",),
+            )
     if errors:
         raise EncounterErrors(errors)
     chosen_seed = seed if seed is not None else model.seed
@@ -258,7 +279,9 @@ class ScriptStep:
     expect: dict[str, Any] | None
 
 
-def script_from_data(data: Any, file: str, lines: _Lines | None = None) -> tuple[list[ScriptStep], list[int] | None]:
+def script_from_data(
+    data: Any, file: str, lines: _Lines | None = None
+) -> tuple[list[ScriptStep], list[int] | None]:
     """A script file: a list of commands (or ``{do: command, expect: ...}`` steps), or a mapping
     with ``script:`` and optional ``dice:``."""
     dice = None
@@ -279,7 +302,12 @@ def script_from_data(data: Any, file: str, lines: _Lines | None = None) -> tuple
             extra = set(step) - {"do", "expect"}
             if extra:
                 loc: Loc = ("script", i, sorted(extra)[0])
-                raise EncounterError(_("unknown key in a script step"), format_loc(loc), file, lines.line(loc) if lines else None)
+                raise EncounterError(
+                    _("unknown key in a script step"),
+                    format_loc(loc),
+                    file,
+                    lines.line(loc) if lines else None,
+                )
             out.append(ScriptStep(step["do"], step.get("expect")))
         else:
             out.append(ScriptStep(step, None))
@@ -289,4 +317,3 @@ def script_from_data(data: Any, file: str, lines: _Lines | None = None) -> tuple
 def load_script(path: str | Path) -> tuple[list[ScriptStep], list[int] | None]:
     data, lines = read_yaml(path)
     return script_from_data(data, str(path), lines)
-

@@ -31,7 +31,9 @@ def _attack(e: Event) -> str:
     conf_text = ""
     if conf:
         conf_text = " " + _("(confirm d20={r} → {t})").format(r=conf["roll"], t=conf["total"])
-    return _("{a} attacks {t} with {w} ({kind}): d20={r} {mods} = {total} vs AC {vs}: {verdict}{conf}").format(
+    return _(
+        "{a} attacks {t} with {w} ({kind}): d20={r} {mods} = {total} vs AC {vs}: {verdict}{conf}"
+    ).format(
         a=e["attacker"],
         t=e["target"],
         w=e["weapon"],
@@ -92,12 +94,16 @@ NARRATORS: dict[str, Callable[[Event], str]] = {
     "spell_cast": lambda e: _("[magenta]{c} casts {s}[/] on {t}").format(
         c=e["caster"], s=e["spell"], t=", ".join(e["targets"]) or _("nobody")
     ),
-    "spell_lost": lambda e: _("[red]{c} loses {s}[/] ({reason})").format(c=e["caster"], s=e["spell"], reason=_(e["reason"])),
+    "spell_lost": lambda e: _("[red]{c} loses {s}[/] ({reason})").format(
+        c=e["caster"], s=e["spell"], reason=_(e["reason"])
+    ),
     "condition": _condition,
     "reaction": lambda e: _("{a} reacts: {r} against {x} (penalty {p})").format(
         a=e["actor"], r=_(e["reaction"]), x=e["against"], p=e["penalty"]
     ),
-    "resource": lambda e: _("{a}: {r} now {v} ({d:+})").format(a=e["actor"], r=_(e["resource"]), v=e["value"], d=e["delta"]),
+    "resource": lambda e: _("{a}: {r} now {v} ({d:+})").format(
+        a=e["actor"], r=_(e["resource"]), v=e["value"], d=e["delta"]
+    ),
     "state": lambda e: _("[bold]{a} is {s}[/]").format(a=e["actor"], s=_(e["state"])),
     "gm": lambda e: _("[blue]GM[/]: {w} {d}").format(w=_(e["what"]), d=e["detail"]),
 }

@@ -5,18 +5,19 @@ from __future__ import annotations
 
 from functools import cache
 from importlib.metadata import entry_points
+from importlib.util import find_spec
 
 from ..engine.errors import EncounterError
 from ..i18n import _
 from .base import Ruleset
 
-BUILTIN = {"pf1": "tactica.rulesets.pf1:RULESET"}
+BUILTIN = ("pf1", "terza", "lagornis")
 
 
 @cache
 def available() -> dict[str, str]:
     """Ruleset name -> ``module:attribute`` of every ruleset that can be loaded."""
-    found = dict(BUILTIN)
+    found = {n: f"tactica.rulesets.{n}:RULESET" for n in BUILTIN if find_spec(f"tactica.rulesets.{n}")}
     for ep in entry_points(group="tactica.rulesets"):
         found.setdefault(ep.name, ep.value)
     return found
@@ -30,7 +31,9 @@ def find_ruleset(name: str) -> Ruleset:
     target = available().get(name)
     if target is None:
         raise EncounterError(
-            _("unknown ruleset {name!r} (known: {known})").format(name=name, known=", ".join(sorted(available()))),
+            _("unknown ruleset {name!r} (known: {known})").format(
+                name=name, known=", ".join(sorted(available()))
+            ),
             where="ruleset",
         )
     module, _sep, attr = target.partition(":")

@@ -227,7 +227,6 @@ class Ruleset:
     def rule_ids(self) -> list[str]:
         return [r.id for r in self.rules]
 
-
     # -- the turn loop (shared; rulesets override the hooks) -----------------------------------------
     # takes_turn: may this combatant act now; round_end: windows and effects before round_ended;
     # round_reset: after it; begin_turn: effects, then turn_started, then start-of-turn actions.
@@ -280,4 +279,3 @@ class Ruleset:
 def illegal(code: str, message: str, **fmt: Any) -> IllegalCommand:
     """An IllegalCommand with a translated, formatted message."""
     return IllegalCommand(code, _(message).format(**fmt))
-

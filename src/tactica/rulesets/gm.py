@@ -109,7 +109,9 @@ def _run_set_initiative(enc: Encounter, _gm: Any, cmd: Command, order: list[Comb
 GM_ACTIONS: dict[str, Action] = {
     a.id: a
     for a in (
-        Action("set_hp", _check_set_hp, _run_set_hp, frozenset({"target", "hp"}), ("target", "hp"), any_time=True),
+        Action(
+            "set_hp", _check_set_hp, _run_set_hp, frozenset({"target", "hp"}), ("target", "hp"), any_time=True
+        ),
         Action(
             "add_condition",
             _check_condition,
@@ -126,7 +128,14 @@ GM_ACTIONS: dict[str, Action] = {
             ("target", "condition"),
             any_time=True,
         ),
-        Action("move_to", _check_move_to, _run_move_to, frozenset({"target", "to"}), ("target", "to"), any_time=True),
+        Action(
+            "move_to",
+            _check_move_to,
+            _run_move_to,
+            frozenset({"target", "to"}),
+            ("target", "to"),
+            any_time=True,
+        ),
         Action(
             "set_initiative",
             _check_set_initiative,

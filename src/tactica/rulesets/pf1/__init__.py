@@ -38,7 +38,9 @@ def _end_turn_candidates(enc: Encounter, c: Combatant) -> Iterator[Command]:
     yield Command(actor=c.id, do="end_turn")
 
 
-def _a(id_: str, mod: Any, fields: tuple[str, ...] = (), required: tuple[str, ...] = (), name: str = "") -> Action:
+def _a(
+    id_: str, mod: Any, fields: tuple[str, ...] = (), required: tuple[str, ...] = (), name: str = ""
+) -> Action:
     name = name or id_
     return Action(
         id_,
@@ -68,7 +70,17 @@ ACTIONS: dict[str, Action] = {
 }
 
 CONDITIONS = frozenset(
-    {"blinded", "invisible", "staggered", "flat_footed", "fighting_defensively", "running", "resting", "casting", "unconscious"}
+    {
+        "blinded",
+        "invisible",
+        "staggered",
+        "flat_footed",
+        "fighting_defensively",
+        "running",
+        "resting",
+        "casting",
+        "unconscious",
+    }
 )
 
 
@@ -116,7 +128,9 @@ class Pf1(Ruleset):
             for c in enc.combatants.values():
                 faces[c.id] = enc.dice.roll(20)
                 rolls[c.id] = faces[c.id] + data(c).p.initiative
-            order = sorted(enc.combatants.values(), key=lambda c: (-rolls[c.id], -data(c).p.initiative, c.index))
+            order = sorted(
+                enc.combatants.values(), key=lambda c: (-rolls[c.id], -data(c).p.initiative, c.index)
+            )
             enc.emit(ev.initiative([c.id for c in order], rolls, faces))
         enc.order = order
         # R-PF-TURN-2: a surprise round (round 0) before round 1

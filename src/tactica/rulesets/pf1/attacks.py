@@ -49,9 +49,7 @@ def has_off_hand(c: Combatant) -> bool:
 def two_weapon_penalty(c: Combatant, off: bool) -> int:
     """R-PF-FR-FA-4."""
     p = data(c).p
-    light = any(
-        (p.weapons[w].off_hand and p.weapons[w].light) or p.weapons[w].double for w in c.wielding
-    )
+    light = any((p.weapons[w].off_hand and p.weapons[w].light) or p.weapons[w].double for w in c.wielding)
     if "two_weapon_fighting" in p.feats:
         return -2 if light else -4
     if light:
@@ -91,17 +89,23 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
                 raise no_budget(c, "full attack (it needs the whole turn and no movement but a 5-foot step)")
             opens_full = True
         elif off:
-            raise illegal("not_allowed", "{a}: an off-hand attack needs full_attack: true on the first attack", a=c.name)
+            raise illegal(
+                "not_allowed", "{a}: an off-hand attack needs full_attack: true on the first attack", a=c.name
+            )
         defensively = bool(cmd.defensively)
         base = d.p.bab
         if w.double and cmd.hand is None:
             off = False
     else:
         if cmd.full_attack is not None and cmd.full_attack != d.declared_full:
-            raise illegal("not_allowed", "{a}: a full attack is declared on the first attack of the turn", a=c.name)
+            raise illegal(
+                "not_allowed", "{a}: a full attack is declared on the first attack of the turn", a=c.name
+            )
         if cmd.defensively is not None and cmd.defensively != d.defensive_turn:
             # R-PF-FR-FA-6: fighting defensively is declared on the first attack
-            raise illegal("not_allowed", "{a}: fighting defensively is declared on the first attack", a=c.name)
+            raise illegal(
+                "not_allowed", "{a}: fighting defensively is declared on the first attack", a=c.name
+            )
         defensively = d.defensive_turn
         if not d.full_attack:
             # R-PF-FR-FA-2: a further attack turns the action into a full attack
@@ -112,7 +116,11 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
             off = d.attacks >= len(iteratives(d.p.bab)) and d.two_weapon
         if off:
             if not d.two_weapon or not has_off_hand(c):
-                raise illegal("not_allowed", "{a}: an off-hand attack needs full_attack: true on the first attack", a=c.name)
+                raise illegal(
+                    "not_allowed",
+                    "{a}: an off-hand attack needs full_attack: true on the first attack",
+                    a=c.name,
+                )
             if d.off_attacks >= 1:
                 raise no_budget(c, "off-hand attack")
             base = d.p.bab
@@ -150,7 +158,9 @@ def run_attack(enc: Encounter, c: Combatant, cmd: Command, plan: AttackPlan) -> 
         if plan.defensively:
             d.defensive_turn = True
             # R-PF-ATK-5 / R-PF-FR-FA-6: +2 dodge AC until the start of its next turn
-            enc.ruleset.add_condition(enc, c, "fighting_defensively", {"round": enc.round + 1, "turn_of": c.id})
+            enc.ruleset.add_condition(
+                enc, c, "fighting_defensively", {"round": enc.round + 1, "turn_of": c.id}
+            )
     elif plan.opens_full:
         d.full_attack = True
         d.move = 0

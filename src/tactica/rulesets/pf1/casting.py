@@ -73,7 +73,9 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
         if feat not in p.feats:
             raise illegal("not_allowed", "{a} does not have the feat {f}", a=c.name, f=feat)
     if "quicken_spell" in metamagic and spell.casting_time in ("1_round", "1_minute"):
-        raise illegal("not_allowed", "{s} takes longer than a full-round action and cannot be quickened", s=spell.id)
+        raise illegal(
+            "not_allowed", "{s} takes longer than a full-round action and cannot be quickened", s=spell.id
+        )
     slot, cont, before, immediate = casting_plan(c, spell, metamagic)
     if slot == "swift":
         if data(c).swift < 1:
@@ -97,7 +99,9 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
         raise illegal("invalid_command", "{a}: {s} needs targets", a=c.name, s=spell.id)
     # R-PF-AOO-3: casting provokes, except swift, quickened and defensive casting
     provokes = slot != "swift" and not cmd.defensively
-    return CastPlan(spell, tuple(targets), metamagic, slot, cont, before, immediate, provokes, bool(cmd.defensively))
+    return CastPlan(
+        spell, tuple(targets), metamagic, slot, cont, before, immediate, provokes, bool(cmd.defensively)
+    )
 
 
 def run_cast(enc: Encounter, c: Combatant, cmd: Command, plan: CastPlan) -> Step:
@@ -140,7 +144,9 @@ def run_cast(enc: Encounter, c: Combatant, cmd: Command, plan: CastPlan) -> Step
     enc.ruleset.add_condition(enc, c, "casting", d.casting.completes(c.id))
 
 
-def spell_takes_effect(enc: Encounter, c: Combatant, spell: Spell, targets: tuple[str, ...], metamagic: tuple[str, ...]) -> None:
+def spell_takes_effect(
+    enc: Encounter, c: Combatant, spell: Spell, targets: tuple[str, ...], metamagic: tuple[str, ...]
+) -> None:
     enc.emit(ev.spell_cast(c.id, spell.id, list(targets)))
     if spell.damage is None:
         return

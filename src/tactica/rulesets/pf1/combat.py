@@ -92,7 +92,9 @@ def may_make_aoo(c: Combatant) -> bool:
     return "flat_footed" not in c.conditions or "combat_reflexes" in d.p.feats
 
 
-def reactors(enc: Encounter, provoker: Combatant, square: Square, skip: set[str] | None = None) -> list[Combatant]:
+def reactors(
+    enc: Encounter, provoker: Combatant, square: Square, skip: set[str] | None = None
+) -> list[Combatant]:
     """Enemies that may make an attack of opportunity against ``provoker`` for ``square``, in
     initiative order (R-PF-AOO-6: each gets its own decision)."""
     out = []
@@ -104,7 +106,9 @@ def reactors(enc: Encounter, provoker: Combatant, square: Square, skip: set[str]
     return out
 
 
-def offer_opportunity(enc: Encounter, provoker: Combatant, reactor: Combatant, reason: str, at: Square) -> Step:
+def offer_opportunity(
+    enc: Encounter, provoker: Combatant, reactor: Combatant, reason: str, at: Square
+) -> Step:
     """Emit ``opportunity``, ask ``reactor``, and resolve its attack if it takes it."""
     if not (may_make_aoo(reactor) and threatens(enc, reactor, provoker.pos)) or provoker.state != "ok":
         return
@@ -122,7 +126,9 @@ def offer_opportunity(enc: Encounter, provoker: Combatant, reactor: Combatant, r
     resolve_attack(enc, reactor, provoker, weapon, "opportunity", d.p.bab, [])
 
 
-def provoke(enc: Encounter, provoker: Combatant, square: Square, reason: str, skip: set[str] | None = None) -> Step:
+def provoke(
+    enc: Encounter, provoker: Combatant, square: Square, reason: str, skip: set[str] | None = None
+) -> Step:
     """Offer every eligible enemy its attack of opportunity, one after another."""
     for r in reactors(enc, provoker, square, skip):
         if skip is not None:
@@ -141,7 +147,9 @@ def check_opportunity_answer(enc: Encounter, window: Window, cmd: Command) -> No
         return
     extra = set(cmd.given()) - {"actor", "do", "target", "weapon"}
     if extra:
-        raise illegal("invalid_command", "{a}: opportunity_attack does not take {f!r}", a=cmd.actor, f=sorted(extra)[0])
+        raise illegal(
+            "invalid_command", "{a}: opportunity_attack does not take {f!r}", a=cmd.actor, f=sorted(extra)[0]
+        )
     provoker = window.context
     if cmd.target is not None and cmd.target != provoker:
         raise illegal("not_allowed", "{a} may only attack {p} with this opportunity", a=cmd.actor, p=provoker)

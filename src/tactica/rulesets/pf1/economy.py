@@ -106,4 +106,8 @@ def can_full_round(enc: Encounter, c: Combatant) -> bool:
 
 def can_five_foot_step(c: Combatant) -> bool:
     d = data(c)
-    return not (d.moved or d.stepped or d.no_step or d.casting) and d.p.speed_units > 1 and "blinded" not in c.conditions
+    return (
+        not (d.moved or d.stepped or d.no_step or d.casting)
+        and d.p.speed_units > 1
+        and "blinded" not in c.conditions
+    )

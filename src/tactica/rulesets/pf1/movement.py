@@ -42,9 +42,21 @@ def check_walk(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
         other = enc.occupied.get(s)
         if other is not None and other is not c:
             if other.side != c.side:
-                raise illegal("bad_path", "{a}: the path goes through {o} at {sq}", a=c.name, o=other.name, sq=fmt_square(s))
+                raise illegal(
+                    "bad_path",
+                    "{a}: the path goes through {o} at {sq}",
+                    a=c.name,
+                    o=other.name,
+                    sq=fmt_square(s),
+                )
             if i == last:
-                raise illegal("bad_path", "{a}: the path ends on {o}'s square {sq}", a=c.name, o=other.name, sq=fmt_square(s))
+                raise illegal(
+                    "bad_path",
+                    "{a}: the path ends on {o}'s square {sq}",
+                    a=c.name,
+                    o=other.name,
+                    sq=fmt_square(s),
+                )
     total = sum(units)
     if total > max_units:
         raise illegal(
@@ -65,12 +77,16 @@ def check_resting(enc: Encounter, c: Combatant, extra_units: int) -> None:
     """R-PF-FR-RUN-5: while resting, no more than one move action's movement per turn."""
     d = data(c)
     if "resting" in c.conditions and d.moved_units + extra_units > d.p.speed_units:
-        raise illegal("condition", "{a} is resting and may move no farther than its speed this turn", a=c.name)
+        raise illegal(
+            "condition", "{a} is resting and may move no farther than its speed this turn", a=c.name
+        )
 
 
 def check_no_step_taken(c: Combatant) -> None:
     if data(c).stepped:
-        raise illegal("already_moved", "{a} took a 5-foot step this turn and may not move otherwise", a=c.name)
+        raise illegal(
+            "already_moved", "{a} took a 5-foot step this turn and may not move otherwise", a=c.name
+        )
 
 
 def walk(
@@ -141,11 +157,15 @@ def _destinations(enc: Encounter, c: Combatant, do: str, budget: int) -> Iterato
 # -- 5-foot step (R-PF-MOV-4) -----------------------------------------------------------------------
 def check_step_square(enc: Encounter, c: Combatant, to: Square) -> None:
     if not enc.grid.inside(to) or chebyshev(c.pos, to) != 1:
-        raise illegal("bad_path", "{a}: {sq} is not next to {here}", a=c.name, sq=fmt_square(to), here=fmt_square(c.pos))
+        raise illegal(
+            "bad_path", "{a}: {sq} is not next to {here}", a=c.name, sq=fmt_square(to), here=fmt_square(c.pos)
+        )
     if enc.grid.kind(to) == BLOCKED:
         raise illegal("bad_path", "{a}: {sq} is a wall", a=c.name, sq=fmt_square(to))
     if all(n != to for n, _diagonal in enc.grid.neighbours(c.pos)):
-        raise illegal("bad_path", "{a}: the step to {sq} cuts a corner between two walls", a=c.name, sq=fmt_square(to))
+        raise illegal(
+            "bad_path", "{a}: the step to {sq} cuts a corner between two walls", a=c.name, sq=fmt_square(to)
+        )
     other = enc.occupied.get(to)
     if other is not None:
         raise illegal("bad_path", "{a}: {sq} is occupied by {o}", a=c.name, sq=fmt_square(to), o=other.name)
@@ -161,7 +181,11 @@ def check_five_foot_step(enc: Encounter, c: Combatant, cmd: Command) -> Square:
         raise illegal("already_moved", "{a} already moved this round and cannot take a 5-foot step", a=c.name)
     if d.no_step:
         # R-PF-FR-1, R-PF-WD-4
-        raise illegal("already_moved", "{a} ran, withdrew or struggled through terrain this round: no 5-foot step", a=c.name)
+        raise illegal(
+            "already_moved",
+            "{a} ran, withdrew or struggled through terrain this round: no 5-foot step",
+            a=c.name,
+        )
     if d.p.speed_units <= 1:
         raise illegal("not_allowed", "{a}'s speed is too low for a 5-foot step", a=c.name)
     if "blinded" in c.conditions:
@@ -202,7 +226,12 @@ def check_difficult_step(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     diagonal = cmd.to[0] != c.pos[0] and cmd.to[1] != c.pos[1]
     units = enc.grid.step_units(cmd.to, diagonal, 0)
     if enc.grid.kind(cmd.to) != VERY_DIFFICULT and units <= data(c).p.speed_units:
-        raise illegal("not_allowed", "{a} can reach {sq} with a move action; difficult_step is for squares it cannot", a=c.name, sq=fmt_square(cmd.to))
+        raise illegal(
+            "not_allowed",
+            "{a} can reach {sq} with a move action; difficult_step is for squares it cannot",
+            a=c.name,
+            sq=fmt_square(cmd.to),
+        )
     check_resting(enc, c, 1)
     return Walk((cmd.to,), (units,), "full_round")
 
@@ -245,7 +274,9 @@ def check_run(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
         here = s
     for s in cmd.path:
         if enc.grid.inside(s) and enc.grid.is_difficult(s):
-            raise illegal("terrain", "{a} cannot run over difficult terrain ({sq})", a=c.name, sq=fmt_square(s))
+            raise illegal(
+                "terrain", "{a} cannot run over difficult terrain ({sq})", a=c.name, sq=fmt_square(s)
+            )
     units = check_walk(enc, c, cmd.path, data(c).p.speed_units * run_multiplier(c))
     return Walk(cmd.path, units, "full_round")
 
@@ -349,7 +380,9 @@ def run_draw_weapon(enc: Encounter, c: Combatant, cmd: Command, slot: str) -> St
     if w.grip == "two_handed":
         c.wielding = [cmd.weapon]
     else:
-        keep = [x for x in c.wielding if p.weapons[x].off_hand != w.off_hand and p.weapons[x].grip != "two_handed"]
+        keep = [
+            x for x in c.wielding if p.weapons[x].off_hand != w.off_hand and p.weapons[x].grip != "two_handed"
+        ]
         c.wielding = [*keep, cmd.weapon]
     return
     yield

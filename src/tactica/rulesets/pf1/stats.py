@@ -23,7 +23,14 @@ FEATS = (
     "still_spell",
     "silent_spell",
 )
-METAMAGIC = ("quicken_spell", "empower_spell", "maximize_spell", "extend_spell", "still_spell", "silent_spell")
+METAMAGIC = (
+    "quicken_spell",
+    "empower_spell",
+    "maximize_spell",
+    "extend_spell",
+    "still_spell",
+    "silent_spell",
+)
 Feat = Literal[
     "run",
     "combat_reflexes",
@@ -119,7 +126,9 @@ class Pf1Stats(Model):
         known = {w.id for w in self.weapons}
         for w in self.wielding or []:
             if w not in known:
-                raise ValueError(f"wielding names {w!r}, which is not one of its weapons ({', '.join(known) or 'none'})")
+                raise ValueError(
+                    f"wielding names {w!r}, which is not one of its weapons ({', '.join(known) or 'none'})"
+                )
         return self
 
 
