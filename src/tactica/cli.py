@@ -74,10 +74,15 @@ def replay(
         for line in lines:
             sys.stdout.write(to_line(line) + "\n")
         return
-    _print_readable(lines, steps, loaded.setup.seed if loaded.setup.dice is None and dice is None else None)
+    names = {c.id: c.name for c in enc.combatants.values()}
+    _print_readable(
+        lines, steps, loaded.setup.seed if loaded.setup.dice is None and dice is None else None, names
+    )
 
 
-def _print_readable(lines: Iterable[dict[str, Any]], steps: Sequence[ScriptStep], seed: int | None) -> None:
+def _print_readable(
+    lines: Iterable[dict[str, Any]], steps: Sequence[ScriptStep], seed: int | None, names: dict[str, str]
+) -> None:
     from .files.narrate import narrate
 
     if seed is not None:
@@ -95,12 +100,14 @@ def _print_readable(lines: Iterable[dict[str, Any]], steps: Sequence[ScriptStep]
             out.print(f"  [bold red]✗ {e['code']}[/]: {e['message']}", soft_wrap=True)
             continue
         for ev in line["events"]:
-            out.print("  " + narrate(ev), soft_wrap=True)
+            out.print("  " + narrate(ev, names), soft_wrap=True)
         if line.get("pending"):
             p = line["pending"]
             out.print(
                 "  [bold yellow]? "
-                + _("{who} must decide: {choices}").format(who=p["actor"], choices=" / ".join(p["choices"]))
+                + _("{who} must decide: {choices}").format(
+                    who=names.get(p["actor"], p["actor"]), choices=" / ".join(p["choices"])
+                )
                 + "[/]"
             )
 

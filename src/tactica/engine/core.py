@@ -132,6 +132,7 @@ class Encounter:
         """Run ``gen`` to its next window or its end; on failure rebuild from the first ``logged``
         commands of the log (``None``: nothing to rebuild, the encounter is starting)."""
         try:
+            self.pending = None  # the window is answered: the resumed step must not see it open
             window = gen.send(value) if value is not None else next(gen)
         except StopIteration:
             self._step = None

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from ..engine.errors import EncounterError, EncounterErrors
 from ..engine.state import CombatantSetup, MapSetup, Setup
@@ -111,11 +111,24 @@ def _validation_errors(
     return out
 
 
-def _validate(model: type[BaseModel], data: Any, prefix: Loc, file: str, lines: _Lines | None) -> Any:
+def _stats_errors(
+    data: Mapping[str, Any], file: str, lines: _Lines | None, base_dir: Path | None, known: set[str]
+) -> list[EncounterError]:
+    """Best effort: the stats errors of a file whose outer structure already has errors."""
     try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        raise EncounterErrors(_validation_errors(exc, prefix, file, lines)) from None
+        ruleset = load_ruleset(str(data.get("ruleset")), base_dir)
+    except Exception:
+        return []
+    out: list[EncounterError] = []
+    combatants = data.get("combatants")
+    for i, c in enumerate(combatants if isinstance(combatants, list) else []):
+        if isinstance(c, Mapping) and isinstance(c.get("stats"), Mapping):
+            try:
+                ruleset.parse_stats(c["stats"])
+            except ValidationError as exc:
+                errs = _validation_errors(exc, ("combatants", i, "stats"), file, lines)
+                out += [e for e in errs if e.where not in known]
+    return out
 
 
 @dataclass(frozen=True)
@@ -159,7 +172,13 @@ def setup_from_data(
             _("an encounter file must be a mapping (ruleset:, map:, combatants:, ...)"), file=file
         )
     is_case = any(k in data for k in CASE_KEYS)
-    model: EncounterModel = _validate(CaseModel if is_case else EncounterModel, data, (), file, lines)
+    try:
+        model: EncounterModel = (CaseModel if is_case else EncounterModel).model_validate(data)
+    except ValidationError as exc:
+        # report the stats' own errors too, so one run shows every problem of the file
+        errs = _validation_errors(exc, (), file, lines)
+        errs += _stats_errors(data, file, lines, base_dir, {e.where for e in errs})
+        raise EncounterErrors(errs) from None
     errors: list[EncounterError] = []
 
     def err(message: str, loc: Loc) -> None:

@@ -109,6 +109,18 @@ NARRATORS: dict[str, Callable[[Event], str]] = {
 }
 
 
-def narrate(event: Event) -> str:
+NAME_FIELDS = ("actor", "attacker", "target", "provoker", "by", "caster", "against")
+
+
+def narrate(event: Event, names: dict[str, str] | None = None) -> str:
+    """One readable line for ``event``; ``names`` maps combatant ids to display names."""
     fn = NARRATORS.get(event["type"])
-    return fn(event) if fn else str(event)
+    if fn is None:
+        return str(event)
+    if names:
+        event = {
+            k: names.get(v, v) if k in NAME_FIELDS and isinstance(v, str) else v for k, v in event.items()
+        }
+        if "targets" in event:
+            event["targets"] = [names.get(t, t) for t in event["targets"]]
+    return fn(event)
