@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
+from importlib import import_module
+from importlib.util import find_spec
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -217,6 +219,12 @@ def schema(kind: Annotated[str, typer.Argument(help="encounter or case")]) -> No
         err.print(_("error: choose encounter or case"))
         raise typer.Exit(2)
     sys.stdout.write(json.dumps(json_schema(kind), indent=2, ensure_ascii=False) + "\n")
+
+
+# The tracker (server/) and the simulator (sim/) add their commands (serve, play, simulate) here.
+for _module in ("tactica.server.cli", "tactica.sim.cli"):
+    if find_spec(_module) is not None:
+        import_module(_module).register(app)
 
 
 def main() -> None:
