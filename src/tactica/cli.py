@@ -222,9 +222,9 @@ def schema(kind: Annotated[str, typer.Argument(help="encounter or case")]) -> No
 
 
 # The tracker (server/) and the simulator (sim/) add their commands (serve, play, simulate) here.
-for _module in ("tactica.server.cli", "tactica.sim.cli"):
-    if find_spec(_module) is not None:
-        import_module(_module).register(app)
+for _package in ("tactica.server", "tactica.sim"):
+    if find_spec(_package) is not None and find_spec(f"{_package}.cli") is not None:
+        import_module(f"{_package}.cli").register(app)
 
 
 def main() -> None:
