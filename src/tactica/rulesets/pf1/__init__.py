@@ -13,13 +13,13 @@ from typing import TYPE_CHECKING, Any
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant, CombatantSetup, Window
-from ..base import Action, Ruleset, Variant
+from ..base import Action, Ruleset, Variant, illegal
 from ..gm import GM_ACTIONS
 from . import attacks, casting, movement
 from .combat import check_opportunity_answer, lose_spell, state_from_hp
 from .economy import can_five_foot_step, can_full_round
 from .rules import RULES
-from .state import Pf1Data, data
+from .state import Pf1Data, data, lose_unused
 from .stats import Pf1Stats, build_profile
 
 if TYPE_CHECKING:
@@ -36,6 +36,17 @@ def _run_end_turn(enc: Encounter, c: Combatant, cmd: Command, plan: None) -> Ste
 
 def _end_turn_candidates(enc: Encounter, c: Combatant) -> Iterator[Command]:
     yield Command(actor=c.id, do="end_turn")
+
+
+def _check_answer_without_window(enc: Encounter, c: Combatant, cmd: Command) -> None:
+    # Only reached on the actor's own turn: out of turn the engine answers not_your_turn, as
+    # format.md section 7 asks ("may not act now, and has no reaction window open").
+    raise illegal("not_allowed", "{a}: there is no decision to answer with {do}", a=c.name, do=cmd.do)
+
+
+def _run_answer_without_window(enc: Encounter, c: Combatant, cmd: Command, plan: None) -> Step:
+    raise AssertionError("never runs: the check always refuses")  # pragma: no cover
+    yield
 
 
 def _a(
@@ -66,6 +77,14 @@ ACTIONS: dict[str, Action] = {
         _a("use_ability", casting, ("special", "target"), ("special",)),
         _a("abandon_spell", casting, name="abandon"),
         Action("end_turn", _check_end_turn, _run_end_turn, candidates=_end_turn_candidates),
+        # the answers to a pending decision, sent when none is pending (the window takes them first)
+        Action(
+            "opportunity_attack",
+            _check_answer_without_window,
+            _run_answer_without_window,
+            frozenset({"target", "weapon"}),
+        ),
+        Action("decline", _check_answer_without_window, _run_answer_without_window),
     )
 }
 
@@ -141,6 +160,10 @@ class Pf1(Ruleset):
     def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
         return enc.round != 0 or c.id in enc.setup.surprise
 
+    def end_turn(self, enc: Encounter, c: Combatant) -> Step:
+        lose_unused(data(c))  # R-PF-ECO-3: unused actions are lost
+        yield from super().end_turn(enc, c)
+
     def begin_turn(self, enc: Encounter, c: Combatant) -> Step:
         d = data(c)
         self.expire_conditions(enc, c)
@@ -188,7 +211,7 @@ class Pf1(Ruleset):
             "move": d.move,
             "swift": d.swift,
             "full_round": can_full_round(enc, c),
-            "five_foot_step": can_five_foot_step(c),
+            "five_foot_step": can_five_foot_step(enc, c),
             "opportunity_attacks": d.aoo_left,
         }
 

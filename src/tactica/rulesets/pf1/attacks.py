@@ -11,8 +11,8 @@ from ...engine.commands import Command
 from ...engine.state import Combatant
 from ..base import illegal
 from ..gm import target_of
-from .combat import provoke, resolve_attack, weapon_reaches
-from .economy import can_full_round, check_not_casting, check_standard, no_budget, pay
+from .combat import provoke, resolve_attack, stopped, weapon_reaches
+from .economy import can_full_round, check_full_round, check_not_casting, check_standard, no_budget, pay
 from .state import Pf1Data, data
 from .stats import Weapon
 
@@ -84,8 +84,10 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
     if first:
         check_standard(enc, c)
         if cmd.full_attack:
-            # R-PF-FR-FA-2b: a two-weapon full attack is declared on its first attack
-            if not can_full_round(enc, c) or d.moved:
+            # R-PF-FR-FA-2b: a two-weapon full attack is declared on its first attack;
+            # R-PF-ECO-5: staggered or disabled, never (condition), as for every full-round action
+            check_full_round(enc, c)
+            if d.moved:
                 raise no_budget(c, "full attack (it needs the whole turn and no movement but a 5-foot step)")
             opens_full = True
         elif off:
@@ -97,7 +99,9 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
         if w.double and cmd.hand is None:
             off = False
     else:
-        if cmd.full_attack is not None and cmd.full_attack != d.declared_full:
+        if cmd.full_attack is False and d.declared_full:
+            # R-PF-FR-FA-2b: the declaration holds for the whole turn (full_attack: true on a later
+            # attack is harmless: a further attack makes a full attack anyway, R-PF-FR-FA-2)
             raise illegal(
                 "not_allowed", "{a}: a full attack is declared on the first attack of the turn", a=c.name
             )
@@ -171,9 +175,10 @@ def run_attack(enc: Encounter, c: Combatant, cmd: Command, plan: AttackPlan) -> 
         d.attacks += 1
     if not plan.weapon.melee:
         # R-PF-AOO-3: a ranged attack provokes
+        before = c.state
         yield from provoke(enc, c, c.pos, "ranged")
-        if c.state != "ok":
-            return
+        if stopped(c, before):
+            return  # R-PF-AOO-5
     extra: list[tuple[str, int]] = []
     if plan.defensively:
         extra.append(("defensively", -4))

@@ -11,7 +11,7 @@ from ...engine.commands import Command
 from ...engine.grid import chebyshev
 from ...engine.state import Combatant
 from ..base import illegal
-from .combat import deal_damage, lose_spell, provoke, touch_ac
+from .combat import deal_damage, lose_spell, provoke, stopped, touch_ac
 from .economy import check_full_round, check_not_casting, check_standard, no_budget, pay
 from .state import Casting, data
 from .stats import METAMAGIC, Special, Spell
@@ -90,7 +90,7 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
         t = enc.combatants.get(name)
         if t is None:
             raise illegal("unknown_combatant", "there is no combatant {t!r}", t=name)
-        if spell.touch and chebyshev(c.pos, t.pos) > 1 and t is not c:
+        if spell.touch and spell.range_m is None and chebyshev(c.pos, t.pos) > 1 and t is not c:
             raise illegal("out_of_reach", "{t} is out of touch range of {a}", t=t.name, a=c.name)
         if spell.range_m is not None and enc.grid.distance_m(c.pos, t.pos) > spell.range_m + 1e-9:
             raise illegal("out_of_reach", "{t} is beyond the range of {s}", t=t.name, s=spell.id)
@@ -111,8 +111,9 @@ def run_cast(enc: Encounter, c: Combatant, cmd: Command, plan: CastPlan) -> Step
     d.spell_in_hand = spell
     if plan.provokes:
         # R-PF-FR-CAST-3 (seed): casting provokes only at the start, even over several rounds
+        before = c.state
         yield from provoke(enc, c, c.pos, "cast")
-        if c.state != "ok":
+        if stopped(c, before):
             lose_spell(enc, c, "defeated")  # R-PF-AOO-5: the spell is lost
             return
         if d.spell_in_hand is None:
@@ -128,6 +129,8 @@ def run_cast(enc: Encounter, c: Combatant, cmd: Command, plan: CastPlan) -> Step
             return
     d.spell_in_hand = None
     if plan.immediate:
+        # format.md: spell_started says when the spell completes, here "now" (the end of this action)
+        enc.emit(ev.spell_started(c.id, spell.id, "now"))
         spell_takes_effect(enc, c, spell, tuple(t.id for t in plan.targets), plan.metamagic)
         return
     completes_round = enc.round + plan.continue_turns + (1 if plan.completes_before else 0)
@@ -139,6 +142,7 @@ def run_cast(enc: Encounter, c: Combatant, cmd: Command, plan: CastPlan) -> Step
         completes_round,
         plan.completes_before,
         multi_round=spell.casting_time in ("1_round", "1_minute") or plan.continue_turns > 0,
+        started_round=enc.round,
     )
     enc.emit(ev.spell_started(c.id, spell.id, d.casting.completes(c.id)))
     enc.ruleset.add_condition(enc, c, "casting", d.casting.completes(c.id))
@@ -152,17 +156,8 @@ def spell_takes_effect(
         return
     for tid in targets:
         t = enc.combatants[tid]
-        if spell.touch and t is not c:
-            # our choice: a melee touch attack, d20 + bab + Str vs touch AC
-            p = data(c).p
-            face = enc.dice.roll(20)
-            total = face + p.bab + p.str_mod
-            vs = touch_ac(t)
-            hit = face == 20 or (face != 1 and total >= vs)
-            mods = [{"source": "bab", "value": p.bab}, {"source": "str", "value": p.str_mod}]
-            enc.emit(ev.attack(c.id, t.id, spell.id, "touch", face, total, vs, hit, False, mods))
-            if not hit:
-                continue
+        if spell.touch and t is not c and not touch_attack(enc, c, t, spell):
+            continue
         faces: list[int] = []
         expr = spell.damage
         if "maximize_spell" in metamagic:
@@ -174,6 +169,25 @@ def spell_takes_effect(
             if "empower_spell" in metamagic:
                 amount = amount * 3 // 2
         deal_damage(enc, t, max(0, amount), spell.id, rolls=faces)
+
+
+def touch_attack(enc: Encounter, c: Combatant, t: Combatant, spell: Spell) -> bool:
+    """A touch spell's attack roll; return whether it hit. The spec is silent, so our choice, as in
+    PF1: a touch spell without ``range_m`` is a melee touch attack (d20 + bab + Str, the target
+    adjacent), one with ``range_m`` a ranged touch attack (a ray: d20 + bab + Dex); both against
+    touch AC (10 + Dex + dodge, without armour). Natural 20 hits, natural 1 misses; no critical.
+    The event is an ``attack`` of kind ``normal`` with the spell as weapon and ``touch: melee|ranged``."""
+    p = data(c).p
+    ranged = spell.range_m is not None
+    ability = ("dex", p.dex_mod) if ranged else ("str", p.str_mod)
+    face = enc.dice.roll(20)
+    total = face + p.bab + ability[1]
+    vs = touch_ac(t)
+    hit = face == 20 or (face != 1 and total >= vs)
+    mods = [{"source": "bab", "value": p.bab}, {"source": ability[0], "value": ability[1]}]
+    touch = "ranged" if ranged else "melee"
+    enc.emit(ev.attack(c.id, t.id, spell.id, "normal", face, total, vs, hit, False, mods, touch=touch))
+    return hit
 
 
 def complete_casting(enc: Encounter, c: Combatant) -> None:
@@ -207,6 +221,7 @@ def continue_casting(enc: Encounter, c: Combatant) -> None:
         casting.completes_round,
         casting.completes_before,
         casting.multi_round,
+        casting.started_round,
     )
     if d.casting.continue_turns == 0 and not casting.completes_before:
         complete_casting(enc, c)
@@ -273,9 +288,10 @@ def run_use_ability(enc: Encounter, c: Combatant, cmd: Command, plan: AbilityPla
     enc.emit(ev.action(c.id, "use_ability", pay(enc, c, sp.action)))
     if sp.provokes:
         # R-PF-AOO-3: a spell-like special provokes as casting does
+        before = c.state
         yield from provoke(enc, c, c.pos, "cast")
-        if c.state != "ok":
-            return
+        if stopped(c, before):
+            return  # R-PF-AOO-5
     if sp.damage is not None and plan.target is not None:
         faces: list[int] = []
         deal_damage(enc, plan.target, max(0, sp.damage.roll(enc.dice, faces)), sp.id, rolls=faces)

@@ -15,8 +15,6 @@ from .stats import Weapon
 if TYPE_CHECKING:
     from ...engine.core import Encounter, Step
 
-DENY_DEX = ("flat_footed", "running", "blinded")
-
 
 # -- states (R-PF-TURN-4) ---------------------------------------------------------------------------
 def state_from_hp(c: Combatant) -> str:
@@ -109,8 +107,13 @@ def reactors(
 def offer_opportunity(
     enc: Encounter, provoker: Combatant, reactor: Combatant, reason: str, at: Square
 ) -> Step:
-    """Emit ``opportunity``, ask ``reactor``, and resolve its attack if it takes it."""
-    if not (may_make_aoo(reactor) and threatens(enc, reactor, provoker.pos)) or provoker.state != "ok":
+    """Emit ``opportunity``, ask ``reactor``, and resolve its attack if it takes it.
+
+    A ``disabled`` provoker still provokes (it may act, so it may be punished for it); a dying,
+    dead or unconscious one does not act at all."""
+    if not (may_make_aoo(reactor) and threatens(enc, reactor, provoker.pos)) or enc.ruleset.is_defeated(
+        provoker
+    ):
         return
     enc.emit(ev.opportunity(provoker.id, reactor.id, reason, at))
     trigger = {"type": "opportunity", "provoker": provoker.id, "reason": reason, "at": ev.sq(at)}
@@ -129,13 +132,21 @@ def offer_opportunity(
 def provoke(
     enc: Encounter, provoker: Combatant, square: Square, reason: str, skip: set[str] | None = None
 ) -> Step:
-    """Offer every eligible enemy its attack of opportunity, one after another."""
+    """Offer every eligible enemy its attack of opportunity, one after another; stop as soon as
+    one leaves the provoker worse off than it was (the caller checks :func:`stopped`)."""
+    before = provoker.state
     for r in reactors(enc, provoker, square, skip):
         if skip is not None:
             skip.add(r.id)
         yield from offer_opportunity(enc, provoker, r, reason, square)
-        if provoker.state != "ok":
+        if stopped(provoker, before):
             return  # R-PF-AOO-5: disabled or worse, the provoking act stops
+
+
+def stopped(c: Combatant, before: str) -> bool:
+    """R-PF-AOO-5: whether an attack of opportunity left ``c`` disabled or worse than its state
+    ``before`` it (a combatant already disabled is stopped when it drops further, to dying)."""
+    return c.state != before
 
 
 def check_opportunity_answer(enc: Encounter, window: Window, cmd: Command) -> None:
@@ -166,9 +177,12 @@ def check_opportunity_answer(enc: Encounter, window: Window, cmd: Command) -> No
 
 # -- attack rolls (R-PF-ATK-1..3) ------------------------------------------------------------------
 def dex_denied(t: Combatant) -> bool:
-    if "running" in t.conditions and "run" in data(t).p.feats:
-        return any(k in t.conditions for k in ("flat_footed", "blinded"))
-    return any(k in t.conditions for k in DENY_DEX)
+    """Whether ``t`` is denied its Dex bonus to AC. The spec names two causes, and only those count:
+    flat-footed (R-PF-TURN-3) and running without the Run feat (R-PF-FR-RUN-2). ``blinded`` has
+    only movement effects in pf1.md (no withdraw, run or 5-foot step), so it keeps its Dex bonus."""
+    if "flat_footed" in t.conditions:
+        return True
+    return "running" in t.conditions and "run" not in data(t).p.feats
 
 
 def armor_class(t: Combatant) -> int:
@@ -187,13 +201,15 @@ def touch_ac(t: Combatant) -> int:
 
 
 def damage_modifier(attacker: Combatant, w: Weapon, off_hand: bool) -> int:
-    """R-PF-ATK-3: Str x1.5 two-handed, x0.5 off-hand (rounded down), none for ranged; + bonus."""
+    """R-PF-ATK-3: the Str modifier x1.5 two-handed, x0.5 off-hand, rounded down, none for ranged;
+    plus the weapon's damage bonus. As the spec says, the *modifier* is multiplied, a penalty too
+    (Str 8, two-handed: floor(-1 x 1.5) = -2)."""
     s = data(attacker).p.str_mod
     if not w.melee:
         s = 0
-    elif s > 0 and off_hand:
-        s = s // 2
-    elif s > 0 and w.grip == "two_handed":
+    elif off_hand:
+        s = s // 2  # floor division: rounded down, for penalties too
+    elif w.grip == "two_handed":
         s = s * 3 // 2
     return s + w.damage_bonus
 
@@ -271,10 +287,10 @@ UNARMED = Weapon(
 def deal_damage(enc: Encounter, t: Combatant, amount: int, source: str, **extra: Any) -> None:
     t.hp -= amount
     enc.emit(ev.damage(t.id, amount, t.hp, source, **extra))
-    enc.ruleset.update_state(enc, t)
+    enc.ruleset.update_state(enc, t)  # a worse state loses a spell being cast (on_state_change)
     d = data(t)
     spell = d.casting.spell if d.casting else d.spell_in_hand
-    if spell is None or t.state not in ("ok",):
+    if spell is None or amount <= 0:
         return
     # R-PF-FR-CAST-3: damage while casting calls for a concentration check, DC 10 + damage + level
     dc = 10 + amount + spell.level

@@ -42,12 +42,27 @@ def check_not_casting(c: Combatant) -> None:
     """R-PF-FR-CAST-2/3: while casting, only end_turn and abandon_spell are possible."""
     casting = data(c).casting
     if casting is not None:
-        raise illegal(
-            "casting",
-            "{a} is casting {s} and must keep concentrating (abandon_spell first)",
-            a=c.name,
-            s=casting.spell.id,
-        )
+        raise casting_error(c)
+
+
+def casting_error(c: Combatant) -> Exception:
+    casting = data(c).casting
+    assert casting is not None
+    return illegal(
+        "casting",
+        "{a} is casting {s} and must keep concentrating (abandon_spell first)",
+        a=c.name,
+        s=casting.spell.id,
+    )
+
+
+def casting_blocks_step(enc: Encounter, c: Combatant) -> bool:
+    """Whether a spell being cast forbids the 5-foot step now. R-PF-FR-1 allows a 5-foot step with a
+    full-round action that involves no movement, "before, after or between", and the step is no
+    action (R-PF-MOV-4), so CAST-3's "any other action" does not cover it: in the turn the casting
+    began the caster may still step. The turns spent entirely casting (CAST-2) allow nothing else."""
+    casting = data(c).casting
+    return casting is not None and casting.started_round != enc.round
 
 
 def check_standard(enc: Encounter, c: Combatant) -> None:
@@ -104,10 +119,13 @@ def can_full_round(enc: Encounter, c: Combatant) -> bool:
     return restriction(enc, c) is None and d.standard >= 1 and d.move >= 1
 
 
-def can_five_foot_step(c: Combatant) -> bool:
+def can_five_foot_step(enc: Encounter, c: Combatant) -> bool:
+    """R-PF-ECO-4's ``five_foot_step``: could it still take one (R-PF-MOV-4). A start square of
+    difficult terrain rules every step out; the destination's terrain depends on the step."""
     d = data(c)
     return (
-        not (d.moved or d.stepped or d.no_step or d.casting)
+        not (d.moved or d.stepped or d.no_step or d.turn_done or casting_blocks_step(enc, c))
         and d.p.speed_units > 1
         and "blinded" not in c.conditions
+        and not enc.grid.is_difficult(c.pos)
     )

@@ -11,8 +11,16 @@ from ...engine.commands import Command, Square
 from ...engine.grid import BLOCKED, DIRECTIONS, VERY_DIFFICULT, chebyshev, fmt_square
 from ...engine.state import Combatant
 from ..base import illegal
-from .combat import offer_opportunity, reactors
-from .economy import check_full_round, check_not_casting, move_slot, pay, restriction
+from .combat import offer_opportunity, reactors, stopped
+from .economy import (
+    casting_blocks_step,
+    casting_error,
+    check_full_round,
+    check_not_casting,
+    move_slot,
+    pay,
+    restriction,
+)
 from .state import data
 
 if TYPE_CHECKING:
@@ -99,6 +107,7 @@ def walk(
     resolving before the mover leaves; a mover left disabled or worse stops there (R-PF-AOO-5)."""
     d = data(c)
     start = c.pos
+    before = c.state  # a disabled combatant moves too, and is stopped when it drops further
     offered: set[str] = set()
     walked: list[Square] = []
     spent = 0
@@ -109,14 +118,15 @@ def walk(
                 continue  # R-PF-WD-2
             offered.add(r.id)  # R-PF-AOO-2: one opportunity per enemy per movement
             yield from offer_opportunity(enc, c, r, "leave_threatened", here)
-            if c.state != "ok":
+            if stopped(c, before):
                 break
-        if c.state != "ok":
-            break
+        if stopped(c, before):
+            break  # R-PF-AOO-5: the movement ends in this square
         enc.move_token(c, s)
         walked.append(s)
         spent += plan.units[i]
-    d.moved = True
+    # R-PF-MOV-4 speaks of moving "any distance": a movement stopped before its first step is none
+    d.moved = d.moved or bool(walked)
     d.moved_units += spent
     if walked:
         enc.emit(ev.moved(c.id, start, c.pos, walked, enc.grid.metres(spent)))
@@ -172,7 +182,8 @@ def check_step_square(enc: Encounter, c: Combatant, to: Square) -> None:
 
 
 def check_five_foot_step(enc: Encounter, c: Combatant, cmd: Command) -> Square:
-    check_not_casting(c)
+    if casting_blocks_step(enc, c):
+        raise casting_error(c)  # R-PF-FR-CAST-2: a turn spent casting allows no step
     d = data(c)
     assert cmd.to is not None
     if d.stepped:
@@ -374,16 +385,8 @@ def check_draw_weapon(enc: Encounter, c: Combatant, cmd: Command) -> str:
 def run_draw_weapon(enc: Encounter, c: Combatant, cmd: Command, slot: str) -> Step:
     assert cmd.weapon is not None
     enc.emit(ev.action(c.id, "draw_weapon", pay(enc, c, slot)))
-    p = data(c).p
-    w = p.weapons[cmd.weapon]
-    # our choice: the drawn weapon takes its hand; a two-handed weapon takes both
-    if w.grip == "two_handed":
-        c.wielding = [cmd.weapon]
-    else:
-        keep = [
-            x for x in c.wielding if p.weapons[x].off_hand != w.off_hand and p.weapons[x].grip != "two_handed"
-        ]
-        c.wielding = [*keep, cmd.weapon]
+    # pf1.md, Stats: "draw_weapon adds one" to wielding (nothing is put away; hands are not counted)
+    c.wielding = [*c.wielding, cmd.weapon]
     return
     yield
 

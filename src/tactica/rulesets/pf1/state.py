@@ -19,6 +19,7 @@ class Casting:
     completes_round: int
     completes_before: bool  # True: before the caster's turn; False: after its last continue_casting
     multi_round: bool  # 1 round or longer (R-PF-FR-CAST-4: threatens nothing)
+    started_round: int  # the round of the turn the casting began in
 
     def completes(self, caster: str) -> dict[str, object]:
         key = "before" if self.completes_before else "after"
@@ -49,6 +50,7 @@ class Pf1Data:
         "standard",
         "stepped",
         "swift",
+        "turn_done",
         "turns_taken",
         "two_weapon",
     )
@@ -76,9 +78,11 @@ class Pf1Data:
         self.run_checks = 0
         self.ran_this_turn = False
         self.turns_taken = 0
+        self.turn_done = False  # its turn ended; nothing is left until its next turn starts
 
     def refill(self) -> None:
         """R-PF-ECO-3, R-PF-AOO-4: at the start of the combatant's turn."""
+        self.turn_done = False
         self.standard = self.move = self.swift = 1
         self.aoo_left = aoo_per_round(self.p)
         self.attacks = self.off_attacks = 0
@@ -97,3 +101,9 @@ def data(c: Combatant) -> Pf1Data:
     d = c.data
     assert isinstance(d, Pf1Data)
     return d
+
+
+def lose_unused(d: Pf1Data) -> None:
+    """R-PF-ECO-3: at ``end_turn`` the actions not taken are lost (the view shows 0 until the refill)."""
+    d.standard = d.move = d.swift = 0
+    d.turn_done = True

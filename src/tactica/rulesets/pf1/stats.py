@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BeforeValidator, Field, model_validator
 
 from ...engine.dice import DiceExpr, compile_dice
 from ..common import DiceText, Id, Model, ability_mod, unique_ids
@@ -62,6 +62,14 @@ class Saves(Model):
     will: int = 0
 
 
+def _yaml_off(v: object) -> object:
+    """YAML 1.1 (PyYAML) reads an unquoted ``off`` as ``False``; the spec writes ``hand: off``."""
+    return "off" if v is False else v
+
+
+Hand = Annotated[Literal["main", "off"], BeforeValidator(_yaml_off)]
+
+
 class WeaponModel(Model):
     id: Id
     kind: Literal["melee", "ranged"] = "melee"
@@ -72,7 +80,7 @@ class WeaponModel(Model):
     range_m: float | None = None
     attack_bonus: int = 0
     damage_bonus: int = 0
-    hand: Literal["main", "off"] = "main"
+    hand: Hand = "main"
     double: bool = False
 
 
