@@ -13,8 +13,9 @@ setup: .venv/.synced
 	$(UV) sync --locked --python python3.11
 	@touch $@
 
+# the tracker on the SQLite default (~/.local/share/tactica), a table per bundled example fight; prints the GM links
 run: setup
-	.venv/bin/tactica demo
+	.venv/bin/tactica serve --examples
 
 lint: setup
 	.venv/bin/ruff check src tests benchmarks

@@ -196,15 +196,15 @@ def rules(ruleset: Annotated[str, typer.Argument(help="pf1, terza, lagornis, ...
     except EncounterError as exc:
         raise _file_error(exc) from None
     table = Table(title=f"{rs.name}: {_(rs.title)}")
-    table.add_column(_("rule"))
-    table.add_column(_("what it says"))
+    table.add_column(_("rule"), overflow="fold", no_wrap=True)
+    table.add_column(_("what it says"), overflow="fold")
     for r in rs.rules:
         table.add_row(r.id, _(r.text))
     out.print(table)
     if rs.variants:
         vt = Table(title=_("variants"))
         for col in (_("name"), _("type"), _("default"), _("what it does")):
-            vt.add_column(col)
+            vt.add_column(col, overflow="fold")
         for v in rs.variants:
             vt.add_row(v.name, v.type.__name__, json.dumps(v.default), _(v.description))
         out.print(vt)

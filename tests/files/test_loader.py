@@ -170,3 +170,15 @@ def test_scripts_as_lists_steps_or_mappings(tmp_path: Path) -> None:
     assert steps[0].expect == {"ok": True} and dice == [3, 4]
     with pytest.raises(EncounterError, match="unknown key"):
         load_script(write(tmp_path, {"dice": [1], "steps": []}))
+
+
+def test_yaml_booleans_are_yaml_1_2(tmp_path: Path) -> None:
+    """``hand: off`` and ``facing: N`` are words, as the spec writes them; only true/false are booleans."""
+    steps, _dice = load_script(
+        write(
+            tmp_path,
+            "- {actor: a, do: attack, hand: off, defensively: true}\n- {actor: b, do: x, kind: no}\n",
+        )
+    )
+    assert steps[0].command == {"actor": "a", "do": "attack", "hand": "off", "defensively": True}
+    assert steps[1].command["kind"] == "no"

@@ -6,6 +6,7 @@ expected. Nothing here is on the engine's hot path: files are read once.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,27 @@ from .models import CASE_KEYS, CaseModel, EncounterModel
 Loc = tuple[str | int, ...]
 
 
+def _yaml12_booleans(base: type[yaml.SafeLoader]) -> type[yaml.SafeLoader]:
+    """A safe loader whose booleans are YAML 1.2's (true/false only): the spec writes
+    ``hand: off`` and ``facing: N`` unquoted, and YAML 1.1 would read ``off``/``no``/``yes`` as booleans."""
+
+    class Loader(base):  # type: ignore[valid-type, misc]
+        pass
+
+    bool_tag = "tag:yaml.org,2002:bool"
+    Loader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag != bool_tag]
+        for first, resolvers in base.yaml_implicit_resolvers.items()
+    }
+    yaml12 = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+    Loader.add_implicit_resolver(bool_tag, yaml12, list("tTfF"))
+    return Loader
+
+
+YAML_LOADER = _yaml12_booleans(getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+"""The loader for every file Tactica reads: safe, libyaml's parser when present, YAML 1.2 booleans."""
+
+
 def format_loc(loc: Loc) -> str:
     out = ""
     for part in loc:
@@ -35,13 +57,13 @@ def format_loc(loc: Loc) -> str:
     return out
 
 
-class _Lines:
+class YamlLines:
     """YAML path -> line number, from the composed node tree."""
 
     def __init__(self, text: str) -> None:
         self.root: yaml.Node | None
         try:
-            self.root = yaml.compose(text, Loader=yaml.SafeLoader)
+            self.root = yaml.compose(text, Loader=YAML_LOADER)
         except yaml.YAMLError:
             self.root = None
 
@@ -67,7 +89,7 @@ class _Lines:
         return line
 
 
-def read_yaml(path: str | Path) -> tuple[Any, _Lines]:
+def read_yaml(path: str | Path) -> tuple[Any, YamlLines]:
     p = Path(path)
     try:
         text = p.read_text(encoding="utf-8")
@@ -76,7 +98,7 @@ def read_yaml(path: str | Path) -> tuple[Any, _Lines]:
     except (OSError, UnicodeDecodeError) as exc:
         raise EncounterError(_("cannot read the file: {e}").format(e=exc), file=str(path)) from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=YAML_LOADER)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         raise EncounterError(
@@ -84,7 +106,7 @@ def read_yaml(path: str | Path) -> tuple[Any, _Lines]:
             file=str(path),
             line=mark.line + 1 if mark else None,
         ) from None
-    return data, _Lines(text)
+    return data, YamlLines(text)
 
 
 def _describe(err: Mapping[str, Any]) -> str:
@@ -102,7 +124,7 @@ def _describe(err: Mapping[str, Any]) -> str:
 
 
 def _validation_errors(
-    exc: ValidationError, prefix: Loc, file: str, lines: _Lines | None
+    exc: ValidationError, prefix: Loc, file: str, lines: YamlLines | None
 ) -> list[EncounterError]:
     out = []
     for err in exc.errors():
@@ -112,7 +134,7 @@ def _validation_errors(
 
 
 def _stats_errors(
-    data: Mapping[str, Any], file: str, lines: _Lines | None, base_dir: Path | None, known: set[str]
+    data: Mapping[str, Any], file: str, lines: YamlLines | None, base_dir: Path | None, known: set[str]
 ) -> list[EncounterError]:
     """Best effort: the stats errors of a file whose outer structure already has errors."""
     try:
@@ -162,7 +184,7 @@ def load_ruleset(name: str, base_dir: Path | None) -> Ruleset:
 def setup_from_data(
     data: Any,
     file: str = "<data>",
-    lines: _Lines | None = None,
+    lines: YamlLines | None = None,
     seed: int | None = None,
     base_dir: Path | None = None,
 ) -> Loaded:
@@ -299,7 +321,7 @@ class ScriptStep:
 
 
 def script_from_data(
-    data: Any, file: str, lines: _Lines | None = None
+    data: Any, file: str, lines: YamlLines | None = None
 ) -> tuple[list[ScriptStep], list[int] | None]:
     """A script file: a list of commands (or ``{do: command, expect: ...}`` steps), or a mapping
     with ``script:`` and optional ``dice:``."""
