@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
@@ -86,7 +87,7 @@ class Command:
                 ),
             )
         for req in ("actor", "do"):
-            if req not in data:
+            if data.get(req) is None:  # absent, or given as null: both are missing
                 raise IllegalCommand("invalid_command", _("{w}: missing field {f!r}").format(w=where, f=req))
         kwargs: dict[str, Any] = {}
         for k, v in data.items():
@@ -97,6 +98,8 @@ class Command:
 
 
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
+COMMAND_FIELDS: tuple[str, ...] = _FIELDS
+"""Every field of :class:`Command`, in declaration order."""
 _STR = {
     "actor",
     "do",
@@ -149,7 +152,7 @@ def _convert(k: str, v: Any, where: str) -> Any:
     if k == "path":
         if not isinstance(v, (list, tuple)):
             raise _bad(where, k, "a list of squares", v)
-        return tuple(_square(s, where, k) for s in v)
+        return tuple(_square(s, where, f"{k}[{i}]") for i, s in enumerate(v))
     if k == "to":
         return _square(v, where, k)
     if k in ("defensively", "full_attack"):
@@ -163,7 +166,13 @@ def _convert(k: str, v: Any, where: str) -> Any:
     if k == "amount":
         if not isinstance(v, (int, float)) or isinstance(v, bool):
             raise _bad(where, k, "a number", v)
-        return float(v)
+        try:
+            number = float(v)
+        except OverflowError:
+            number = math.inf
+        if not math.isfinite(number):  # NaN would not even equal itself
+            raise _bad(where, k, "a finite number", v)
+        return number
     if k == "then":
         return Command.from_json(v, where=f"{where}.then")
     raise AssertionError(k)  # pragma: no cover - every field is handled above

@@ -10,7 +10,9 @@ rebuilt from its setup and command log, so a rejected command leaves no trace.
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
@@ -19,7 +21,7 @@ from .dice import Dice, ForcedDice, SeededDice
 from .errors import IllegalCommand
 from .events import Event
 from .grid import Grid, Square
-from .state import Combatant, Setup, Window
+from .state import Combatant, MapSetup, Setup, Window
 
 if TYPE_CHECKING:
     from ..rulesets.base import Action, Ruleset
@@ -27,6 +29,24 @@ if TYPE_CHECKING:
 Step = Generator[Window, Command, None]
 
 GM = "gm"
+
+
+def grid_for(m: MapSetup, diagonal_rule: str) -> Grid:
+    """The grid of a map. A grid never changes once built, so encounters on the same map (a
+    simulator's thousands of fights, every rebuild for undo) share one."""
+    try:
+        return _cached_grid(m, diagonal_rule)
+    except TypeError:  # a map built in code with lists: not hashable, build it each time
+        return _build_grid(m, diagonal_rule)
+
+
+def _build_grid(m: MapSetup, diagonal_rule: str) -> Grid:
+    return Grid(
+        m.width, m.height, m.square_m, m.difficult, m.very_difficult, m.blocked, diagonal_rule=diagonal_rule
+    )
+
+
+_cached_grid = lru_cache(maxsize=64)(_build_grid)
 
 
 @dataclass(frozen=True)
@@ -65,22 +85,18 @@ class Encounter:
     # -- building and rebuilding -----------------------------------------------------------------
     def _reset(self) -> None:
         s = self.setup
-        self.grid = Grid(
-            s.map.width,
-            s.map.height,
-            s.map.square_m,
-            s.map.difficult,
-            s.map.very_difficult,
-            s.map.blocked,
-            diagonal_rule=self.ruleset.diagonal_rule(self.variants),
-        )
+        self.grid = grid_for(s.map, self.ruleset.diagonal_rule(self.variants))
         self.dice: Dice = ForcedDice(list(s.dice)) if s.dice is not None else SeededDice(s.seed)
         self.combatants: dict[str, Combatant] = {}
         self.occupied: dict[Square, Combatant] = {}
+        self.crowded = False
+        """Whether two combatants ever stood on one square (only then does :meth:`vacate` look for
+        someone else standing on a square that is left)."""
         for i, cs in enumerate(s.combatants):
             c = self.ruleset.new_combatant(self, cs, i)
             self.combatants[c.id] = c
-            self.occupied[c.pos] = c
+            if self.ruleset.holds_square(c):  # a combatant that starts dead lies on its square
+                self.occupied[c.pos] = c
         self.order: list[Combatant] = list(self.combatants.values())
         self.round = 0
         self.turn_index = -1
@@ -112,10 +128,21 @@ class Encounter:
         return StepResult(self.events, self.pending)
 
     def apply(self, command: Command | Mapping[str, Any]) -> StepResult:
-        """Apply one command atomically. Raises :class:`IllegalCommand` and leaves no trace if refused."""
+        """Apply one command atomically. Raises :class:`IllegalCommand` and leaves no trace if refused.
+
+        An encounter not started yet is started first (as :meth:`start` would); if the command is
+        then refused, it goes back to not started, so even that leaves no trace."""
         cmd = command if isinstance(command, Command) else Command.from_json(command)
         if self.start_events is None:
             self.start()
+            try:
+                return self._apply(cmd)
+            except BaseException:
+                self._reset()  # refused (checked, or failed midway and rebuilt): back to not started
+                raise
+        return self._apply(cmd)
+
+    def _apply(self, cmd: Command) -> StepResult:
         step = self._prepare(cmd)
         self.events = []
         logged = len(self.log)
@@ -195,14 +222,12 @@ class Encounter:
                 "unknown_action",
                 _("{do!r} is not an action of the {ruleset} ruleset").format(do=cmd.do, ruleset=rs.name),
             )
-        extra = [f for f in cmd.given() if f not in action.fields and f not in ("actor", "do")]
-        if extra:
-            raise IllegalCommand(
-                "invalid_command",
-                _("{actor}: {do} does not take the field {f!r}").format(
-                    actor=cmd.actor, do=cmd.do, f=extra[0]
-                ),
-            )
+        for f in action.forbidden:
+            if getattr(cmd, f) is not None:
+                raise IllegalCommand(
+                    "invalid_command",
+                    _("{actor}: {do} does not take the field {f!r}").format(actor=cmd.actor, do=cmd.do, f=f),
+                )
         for f in action.required:
             if getattr(cmd, f) is None:
                 raise IllegalCommand(
@@ -233,15 +258,31 @@ class Encounter:
 
     # -- legality --------------------------------------------------------------------------------
     def why_illegal(self, command: Command | Mapping[str, Any]) -> IllegalCommand | None:
-        """The error ``apply`` would raise for this command, or ``None`` if it is legal."""
+        """The error ``apply`` would raise for this command, or ``None`` if it is legal.
+
+        The rules are checked, not the dice: a legal command can still fail on forced dice running
+        out (``dice_exhausted``, ``bad_die``), which only applying it finds. On an encounter not
+        started yet, the answer is for the encounter as :meth:`start` would leave it."""
         try:
             cmd = command if isinstance(command, Command) else Command.from_json(command)
             if self.start_events is None:
-                raise IllegalCommand("not_allowed", _("the encounter has not started"))
-            self._prepare(cmd)
+                with self._started_for_a_look():
+                    self._prepare(cmd)
+            else:
+                self._prepare(cmd)
         except IllegalCommand as exc:
             return exc
         return None
+
+    @contextmanager
+    def _started_for_a_look(self) -> Iterator[None]:
+        """Start an encounter that has not started, and put it back as it was afterwards (starting
+        is deterministic, so this changes nothing)."""
+        try:
+            self.start()
+            yield
+        finally:
+            self._reset()
 
     def is_legal(self, command: Command | Mapping[str, Any]) -> bool:
         return self.why_illegal(command) is None
@@ -263,10 +304,27 @@ class Encounter:
         return self.order.index(c)
 
     def move_token(self, c: Combatant, to: Square) -> None:
-        if self.occupied.get(c.pos) is c:
-            del self.occupied[c.pos]
+        """Put ``c`` on ``to``. A mover passing through an ally's square does not take it from the
+        ally (neither on the way in nor on the way out); the dead hold no square."""
+        here = c.pos
         c.pos = to
-        self.occupied[to] = c
+        if self.occupied.get(here) is c:
+            self.vacate(here, c)
+        if to in self.occupied:
+            self.crowded = True  # c stands on a square another holds (passing through an ally)
+        elif self.ruleset.holds_square(c):
+            self.occupied[to] = c
+
+    def vacate(self, square: Square, c: Combatant) -> None:
+        """``c`` no longer holds ``square``: anyone else still standing there takes it (an ally
+        that a mover was passing through, or someone downed while passing through an ally)."""
+        del self.occupied[square]
+        if not self.crowded:
+            return  # nobody ever shared a square: nobody to look for (the common, fast case)
+        for other in self.combatants.values():
+            if other is not c and other.pos == square and self.ruleset.holds_square(other):
+                self.occupied[square] = other
+                return
 
     def outcome(self) -> str | None:
         """The side still standing when only one is, ``"draw"`` when none is, else ``None``."""
@@ -293,11 +351,27 @@ class LegalCommands:
         self.actor = actor
 
     def __iter__(self) -> Iterator[Command]:
-        for cmd in self.enc.ruleset.candidates(self.enc, self.actor):
-            if self.enc.is_legal(cmd):
+        enc = self.enc
+        if enc.start_events is None:
+            # not started yet: the commands legal once it starts (found on a started look, then undone)
+            try:
+                with enc._started_for_a_look():
+                    legal = [c for c in enc.ruleset.candidates(enc, self.actor) if enc.is_legal(c)]
+            except IllegalCommand:
+                return  # it cannot even start (forced dice run out on initiative): nothing is legal
+            yield from legal
+            return
+        for cmd in enc.ruleset.candidates(enc, self.actor):
+            if enc.is_legal(cmd):
                 yield cmd
 
     def __contains__(self, cmd: object) -> bool:
+        """``cmd in view`` asks :meth:`Encounter.is_legal`; a mapping is read as a command first."""
+        if isinstance(cmd, Mapping):
+            try:
+                cmd = Command.from_json(cmd)
+            except IllegalCommand:
+                return False
         if not isinstance(cmd, Command) or cmd.actor != self.actor:
             return False
         return self.enc.is_legal(cmd)

@@ -99,8 +99,9 @@ class DiceExpr:
 
     @property
     def maximum_dice(self) -> int:
-        """The dice part at its maximum (for maximised spells)."""
-        return sum(count * sides for count, sides in self.groups)
+        """The dice part at its maximum (for maximised spells): added dice on their highest face,
+        subtracted dice on their lowest (``1d6-1d4`` is at most 6 - 1)."""
+        return sum(count * sides if count > 0 else count for count, sides in self.groups)
 
 
 def _linear(node: ast.Node, text: str) -> tuple[list[tuple[int, int]], int]:
@@ -132,12 +133,26 @@ def _linear(node: ast.Node, text: str) -> tuple[list[tuple[int, int]], int]:
     )
 
 
+MAX_DICE = 1000
+"""The most dice one expression may roll (d20's own limit): ``1000000d6`` is a typo, not a weapon."""
+
+
 @lru_cache(maxsize=4096)
 def compile_dice(text: str) -> DiceExpr:
-    """Parse ``text`` with d20's grammar into a :class:`DiceExpr`; raise :class:`EncounterError`."""
+    """Parse ``text`` with d20's grammar into a :class:`DiceExpr`; raise :class:`EncounterError`.
+
+    Only sums and differences of dice and whole numbers are accepted (``2d6+1d4-1``, parentheses
+    too); d20's other operators (``kh``, ``ro``, ``*``, sets, annotations) are refused. Surrounding
+    blanks are ignored. Compiled once per distinct text (cached)."""
+    if not isinstance(text, str):
+        raise EncounterError(_("{e!r} is not dice notation (like 1d8+3)").format(e=text))
     try:
-        tree = d20.parse(str(text))
+        tree = d20.parse(text.strip())
     except Exception as exc:  # d20 raises its own parse errors; all mean the same to a user
         raise EncounterError(_("{e!r} is not dice notation (like 1d8+3)").format(e=text)) from exc
-    groups, const = _linear(tree, str(text))
-    return DiceExpr(str(text), tuple(groups), const)
+    groups, const = _linear(tree, text)
+    if sum(abs(count) for count, _sides in groups) > MAX_DICE:
+        raise EncounterError(
+            _("dice expression {e!r}: more than {n} dice in one roll").format(e=text, n=MAX_DICE)
+        )
+    return DiceExpr(text, tuple(groups), const)

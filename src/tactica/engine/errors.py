@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 ERROR_CODES: Final = (
     "invalid_command",
@@ -33,6 +33,10 @@ class IllegalCommand(Exception):
         self.code = code
         self.message = message
 
+    def __reduce__(self) -> tuple[type[IllegalCommand], tuple[str, str]]:
+        # pickling (a simulator's worker processes) and copying rebuild from (code, message)
+        return (type(self), (self.code, self.message))
+
     def to_json(self) -> dict[str, str]:
         return {"code": self.code, "message": self.message}
 
@@ -46,6 +50,9 @@ class EncounterError(Exception):
         self.file = file
         self.line = line
         super().__init__(str(self))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.message, self.where, self.file, self.line))
 
     def __str__(self) -> str:
         head = self.file
@@ -62,6 +69,9 @@ class EncounterErrors(EncounterError):
         self.errors = errors
         first = errors[0]
         super().__init__(first.message, first.where, first.file, first.line)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.errors,))
 
     def __str__(self) -> str:
         return "\n".join(EncounterError.__str__(e) for e in self.errors)

@@ -7,13 +7,13 @@ A ruleset is static (one instance serves every encounter); what changes lives in
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel
 
 from ..engine import events as ev
-from ..engine.commands import Command
+from ..engine.commands import COMMAND_FIELDS, Command
 from ..engine.errors import EncounterError, IllegalCommand
 from ..engine.state import Combatant, CombatantSetup, Window
 from ..i18n import _
@@ -69,6 +69,13 @@ class Action:
     any_time: bool = False
     candidates: CandidatesFn | None = None
     label: str = ""
+    forbidden: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """The command fields this action does not take (computed once: the engine checks them on every
+    command without building a dict)."""
+
+    def __post_init__(self) -> None:
+        taken = self.fields | {"actor", "do"}
+        object.__setattr__(self, "forbidden", tuple(f for f in COMMAND_FIELDS if f not in taken))
 
 
 @dataclass(frozen=True)
@@ -191,11 +198,19 @@ class Ruleset:
             enc.emit(ev.state(c.id, new))
             self.on_state_change(enc, c, old)
 
+    def holds_square(self, c: Combatant) -> bool:
+        """Whether ``c`` occupies its square (blocks it for others). The dead do not."""
+        return c.state != "dead"
+
     def on_state_change(self, enc: Encounter, c: Combatant, old: str) -> None:
-        if c.state == "dead" and enc.occupied.get(c.pos) is c:
-            del enc.occupied[c.pos]  # the dead no longer hold their square
-        elif old == "dead" and c.state != "dead" and c.pos not in enc.occupied:
+        if not self.holds_square(c):
+            if enc.occupied.get(c.pos) is c:
+                enc.vacate(c.pos, c)  # the dead no longer hold their square
+        elif c.pos not in enc.occupied:
+            # back from the dead (a GM's set_hp): it holds its square again if nobody took it
             enc.occupied[c.pos] = c
+        elif enc.occupied[c.pos] is not c:
+            enc.crowded = True  # back on a square someone else took: it gets it when they leave
 
     def set_hp(self, enc: Encounter, c: Combatant, hp: int) -> None:
         c.hp = hp
@@ -220,6 +235,8 @@ class Ruleset:
     def expire_conditions(self, enc: Encounter, c: Combatant) -> None:
         """At the start of ``c``'s turn: drop conditions that last until then (``{round, turn_of}``)."""
         for other in enc.combatants.values():
+            if not other.conditions:
+                continue
             for name, until in list(other.conditions.items()):
                 if isinstance(until, dict) and until.get("turn_of") == c.id and enc.round >= until["round"]:
                     self.remove_condition(enc, other, name)
@@ -252,10 +269,17 @@ class Ruleset:
         yield from self.next_turn(enc)
 
     def next_turn(self, enc: Encounter) -> Step:
+        """Advance to the next combatant that takes a turn (rounds end and start on the way).
+
+        Nobody left standing: no new round is started, ``enc.current`` becomes ``None``. A combatant
+        defeated by what happens as its turn begins (its own spell completing on itself) has its
+        turn ended at once, so the fight never waits on someone who cannot act."""
         n = len(enc.order)
         for _tries in range(2 * n + 2):
             enc.turn_index += 1
             if enc.turn_index >= n:
+                if all(self.is_defeated(c) for c in enc.order):
+                    break  # checked once a round, not once a turn: the simulator's hot path
                 yield from self.round_end(enc)
                 enc.emit(ev.round_ended(enc.round))
                 self.round_reset(enc)
@@ -266,14 +290,22 @@ class Ruleset:
             if not self.is_defeated(c) and self.takes_turn(enc, c):
                 enc.current = c
                 yield from self.begin_turn(enc, c)
+                if enc.pending is None and self.is_defeated(c):
+                    yield from self.end_turn(enc, c)
                 return
         enc.current = None  # nobody can act any more
 
     def after_command(self, enc: Encounter) -> Step:
-        """After every command: a combatant defeated during its own turn ends that turn."""
+        """After every command: a combatant defeated during its own turn ends that turn; when nobody
+        was left to act and someone can again (a GM's ``set_hp``), the next turn starts."""
+        if enc.pending is not None:
+            return
         c = enc.current
-        if c is not None and enc.pending is None and self.is_defeated(c):
+        if c is not None and self.is_defeated(c):
             yield from self.end_turn(enc, c)
+        elif c is None and not all(self.is_defeated(o) for o in enc.order):
+            # nobody was left to act and the GM brought someone back: the turns go on
+            yield from self.next_turn(enc)
 
 
 def illegal(code: str, message: str, **fmt: Any) -> IllegalCommand:
