@@ -306,3 +306,41 @@ class TestLegalCommandsAgreeWithApply:
             trial.apply({"actor": "b", "do": "end_turn"})
             trial.apply({"actor": "c", "do": "end_turn"})
             trial.apply(cmd)  # raises if legal_commands listed a refused command
+
+
+def test_a_spell_target_named_twice_is_refused() -> None:
+    caster = {"caster": {"concentration": 5}, "spells": [{"id": "bolt", "damage": "1d6", "range_m": 30}]}
+    enc = encounter(
+        fighter("m", "h", [0, 0], **caster), fighter("o", "x", [3, 3]), dice=[], initiative=["m", "o"]
+    )
+    assert (
+        refused(enc, {"actor": "m", "do": "cast", "spell": "bolt", "targets": ["o", "o"]})
+        == "invalid_command"
+    )
+    assert (
+        refused(enc, {"actor": "m", "do": "cast", "spell": "bolt", "targets": ["o"], "target": "o"})
+        == "invalid_command"
+    )
+
+
+def test_casting_is_not_a_condition_to_set_by_hand() -> None:
+    enc = encounter(fighter("a", "h", [0, 0]), fighter("o", "x", [3, 3]), dice=[], initiative=["a", "o"])
+    for do in ("add_condition", "remove_condition"):
+        assert refused(enc, {"actor": "gm", "do": do, "target": "a", "condition": "casting"}) == "not_allowed"
+
+
+def test_a_mover_downed_on_an_allys_square_ends_on_the_last_free_one() -> None:
+    # R-PF-MOV-3: a path may pass through allies but never end on an occupied square
+    enc = encounter(
+        fighter("a", "h", [0, 3], hp=1),
+        fighter("b", "h", [1, 3]),
+        fighter("orc", "m", [2, 2]),
+        dice=[15, 8],
+        initiative=["orc", "a", "b"],
+    )
+    enc.apply({"actor": "orc", "do": "end_turn"})
+    enc.apply({"actor": "a", "do": "move", "path": [[1, 3], [0, 4]]})
+    enc.apply({"actor": "orc", "do": "opportunity_attack"})
+    a, b = enc.combatants["a"], enc.combatants["b"]
+    assert a.state == "dying" and a.pos == (0, 3) and b.pos == (1, 3)
+    assert enc.occupied[(0, 3)] is a and enc.occupied[(1, 3)] is b

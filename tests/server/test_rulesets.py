@@ -11,6 +11,7 @@ import yaml
 
 from tactica import Command, available_rulesets, load_encounter
 from tactica.files.conformance import run_case
+from tactica.rulesets.base import Ruleset
 from tactica.rulesets.pf1 import Pf1
 from tactica.server import adapters
 
@@ -81,9 +82,15 @@ class Hooked(Pf1):
 
 
 class Bare(Pf1):
-    """A ruleset of its own package, with neither hook nor a combat module beside it."""
+    """A ruleset that cannot say what it threatens or what a move provokes (the base's answer)."""
 
     name = "bare"
+
+    def threatened_squares(self, enc: Any, c: Any) -> None:
+        return Ruleset.threatened_squares(self, enc, c)
+
+    def provoking_squares(self, enc: Any, cmd: Command) -> None:
+        return Ruleset.provoking_squares(self, enc, cmd)
 
 
 def test_hooks_are_used_when_present_and_absence_is_said() -> None:

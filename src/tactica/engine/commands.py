@@ -93,6 +93,8 @@ class Command:
         for k, v in data.items():
             if v is None:
                 continue
+            if k == "then" and isinstance(v, Mapping) and "actor" not in v:
+                v = {"actor": data["actor"], **v}  # a held command is the holder's own
             kwargs[k] = _convert(k, v, where)
         return cls(**kwargs)
 

@@ -206,6 +206,11 @@ class Encounter:
         action = rs.gm_actions.get(cmd.do) if cmd.actor == GM else rs.actions.get(cmd.do)
         if action is None:
             if cmd.do in rs.answers:
+                if cmd.actor != GM and self.current is not self.combatants[cmd.actor]:
+                    raise IllegalCommand(
+                        "not_your_turn",
+                        _("{actor} has no decision to answer and it is not its turn").format(actor=cmd.actor),
+                    )
                 raise IllegalCommand(
                     "not_allowed",
                     _("{actor}: there is no decision to answer with {do}").format(actor=cmd.actor, do=cmd.do),

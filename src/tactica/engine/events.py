@@ -92,18 +92,19 @@ def condition(actor: str, name: str, added: bool, until: Any = None) -> Event:
     return {"type": "condition", "actor": actor, "condition": name, "added": added, "until": until}
 
 
-def reaction(actor: str, reaction_id: str, against: str, penalty: int = 0) -> Event:
+def reaction(actor: str, reaction_id: str, against: str, penalty: int = 0, **extra: Any) -> Event:
     return {
         "type": "reaction",
         "actor": actor,
         "reaction": reaction_id,
         "against": against,
         "penalty": penalty,
+        **extra,
     }
 
 
-def resource(actor: str, name: str, value: Any, delta: Any) -> Event:
-    return {"type": "resource", "actor": actor, "resource": name, "value": value, "delta": delta}
+def resource(actor: str, name: str, value: Any, delta: Any, **extra: Any) -> Event:
+    return {"type": "resource", "actor": actor, "resource": name, "value": value, "delta": delta, **extra}
 
 
 def state(actor: str, state_: str) -> Event:

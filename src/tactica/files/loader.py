@@ -255,7 +255,12 @@ def setup_from_data(
             )
         taken[(x, y)] = c.id
         for j, cond in enumerate(c.conditions):
-            if cond not in ruleset.conditions:
+            if cond in ruleset.engine_conditions:
+                err(
+                    _("{c!r} follows from the rules and cannot start a fight").format(c=cond),
+                    ("combatants", i, "conditions", j),
+                )
+            elif cond not in ruleset.conditions:
                 err(
                     _("unknown condition {c!r} (known: {known})").format(
                         c=cond, known=", ".join(sorted(ruleset.conditions))

@@ -98,6 +98,8 @@ class Ruleset:
     defeated_states: frozenset[str] = frozenset({"dead", "dying", "out", "unconscious"})
     out_of_fight_states: frozenset[str] = frozenset({"dead", "dying", "out", "unconscious"})
     economy_slots: tuple[str, ...] = ()
+    engine_conditions: frozenset[str] = frozenset()
+    """Conditions only the rules set and clear (pf1 ``casting``): not a GM's or a file's to add or remove."""
     answers: frozenset[str] = frozenset({"decline"})
     """Ids that only answer a pending decision."""
 
@@ -240,6 +242,18 @@ class Ruleset:
             for name, until in list(other.conditions.items()):
                 if isinstance(until, dict) and until.get("turn_of") == c.id and enc.round >= until["round"]:
                     self.remove_condition(enc, other, name)
+
+    # -- what a table shows before anything is done (the tracker's overlays) ----------------------------
+    def threatened_squares(self, enc: Encounter, c: Combatant) -> list[tuple[int, int]] | None:
+        """The squares ``c`` threatens (or controls) now; ``None`` when the ruleset cannot say."""
+        return None
+
+    def provoking_squares(
+        self, enc: Encounter, cmd: Command
+    ) -> list[tuple[tuple[int, int], list[str]]] | None:
+        """For a movement command: each square whose leaving would provoke, with who may strike
+        (positions as they are now); ``None`` when the ruleset cannot say."""
+        return None
 
     def rule_ids(self) -> list[str]:
         return [r.id for r in self.rules]

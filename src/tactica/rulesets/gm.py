@@ -45,6 +45,12 @@ def _check_condition(enc: Encounter, _gm: Any, cmd: Command) -> Combatant:
             rs=enc.ruleset.name,
             known=", ".join(sorted(enc.ruleset.conditions)),
         )
+    if cmd.condition in enc.ruleset.engine_conditions:
+        raise illegal(
+            "not_allowed",
+            "{c} follows from the rules and cannot be set by hand (for a spell: abandon_spell)",
+            c=cmd.condition,
+        )
     present = cmd.condition in t.conditions
     if cmd.do == "add_condition" and present:
         raise illegal("not_allowed", "{t} is already {c}", t=t.name, c=cmd.condition)

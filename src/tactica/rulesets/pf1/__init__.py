@@ -16,7 +16,7 @@ from ...engine.state import Combatant, CombatantSetup, Window
 from ..base import Action, Ruleset, Variant, illegal
 from ..gm import GM_ACTIONS
 from . import attacks, casting, movement
-from .combat import check_opportunity_answer, lose_spell, state_from_hp
+from .combat import check_opportunity_answer, lose_spell, reactors, state_from_hp, threatened_squares
 from .economy import can_five_foot_step, can_full_round
 from .rules import RULES
 from .state import Pf1Data, data, lose_unused
@@ -194,6 +194,7 @@ class Pf1(Ruleset):
     defeated_states = frozenset({"dying", "dead", "unconscious"})
     out_of_fight_states = frozenset({"dying", "dead", "unconscious"})
     answers = frozenset({"opportunity_attack", "decline"})
+    engine_conditions = frozenset({"casting"})
 
     def state_from(self, c: Combatant) -> str:
         return state_from_hp(c)
@@ -202,6 +203,29 @@ class Pf1(Ruleset):
         super().on_state_change(enc, c, old)
         if c.state != "ok":
             lose_spell(enc, c, "defeated")  # R-PF-FR-CAST-3: disabled or worse loses the spell
+
+    def threatened_squares(self, enc: Encounter, c: Combatant) -> list[tuple[int, int]]:
+        return threatened_squares(enc, c)
+
+    def provoking_squares(self, enc: Encounter, cmd: Command) -> list[tuple[tuple[int, int], list[str]]]:
+        # R-PF-MOV-4: a 5-foot step provokes nothing; R-PF-AOO-2: leaving a threatened square
+        # provokes, once per enemy per movement; R-PF-WD-2: a withdrawal's start is safe from seen enemies
+        c = enc.combatants[cmd.actor]
+        if cmd.do == "five_foot_step":
+            return []
+        path = cmd.path if cmd.path is not None else ((cmd.to,) if cmd.to is not None else ())
+        out: list[tuple[tuple[int, int], list[str]]] = []
+        offered: set[str] = set()
+        for i, square in enumerate((c.pos, *path[:-1])):
+            found = []
+            for r in reactors(enc, c, square, set(offered)):
+                if cmd.do == "withdraw" and i == 0 and "invisible" not in r.conditions:
+                    continue
+                offered.add(r.id)
+                found.append(r.id)
+            if found:
+                out.append((square, found))
+        return out
 
     def resources(self, enc: Encounter, c: Combatant) -> dict[str, Any]:
         d = data(c)

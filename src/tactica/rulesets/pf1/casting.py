@@ -85,6 +85,8 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
     else:
         check_full_round(enc, c)
     names = tuple(cmd.targets or ()) + ((cmd.target,) if cmd.target else ())
+    if len(set(names)) != len(names):
+        raise illegal("invalid_command", "{a}: a target is named twice", a=c.name)
     targets = []
     for name in names:
         t = enc.combatants.get(name)

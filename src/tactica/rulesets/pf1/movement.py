@@ -111,6 +111,7 @@ def walk(
     offered: set[str] = set()
     walked: list[Square] = []
     spent = 0
+    last_free = (start, 0, 0)  # (square, steps walked, units spent) where the mover may end
     for i, s in enumerate(plan.path):
         here = c.pos
         for r in reactors(enc, c, here, offered):
@@ -121,10 +122,18 @@ def walk(
             if stopped(c, before):
                 break
         if stopped(c, before):
-            break  # R-PF-AOO-5: the movement ends in this square
+            # R-PF-AOO-5: the movement ends here; R-PF-MOV-3: never on an ally's square, so a
+            # mover stopped while passing through one ends on the last free square it left
+            if any(o is not c and o.pos == c.pos and enc.ruleset.holds_square(o) for o in enc.order):
+                square, steps, spent = last_free
+                del walked[steps:]
+                enc.move_token(c, square)
+            break
         enc.move_token(c, s)
         walked.append(s)
         spent += plan.units[i]
+        if not any(o is not c and o.pos == s and enc.ruleset.holds_square(o) for o in enc.order):
+            last_free = (s, len(walked), spent)
     # R-PF-MOV-4 speaks of moving "any distance": a movement stopped before its first step is none
     d.moved = d.moved or bool(walked)
     d.moved_units += spent

@@ -287,6 +287,9 @@ class Terza(Ruleset):
         may take it now, else the reason it may not (shown greyed out with it)."""
         return third.third_action_options(enc, enc.combatants[actor_id])
 
+    def threatened_squares(self, enc: Encounter, c: Combatant) -> list[Square]:
+        return zoc_squares(enc, c)
+
     def zone_of_control(self, enc: Encounter, actor_id: str) -> list[Square]:
         """The squares of ``actor_id``'s zone of control now (R-TA-ZOC-1), for an overlay."""
         return zoc_squares(enc, enc.combatants[actor_id])
