@@ -5,6 +5,8 @@ It drives the engine only through its public API (``apply``, ``pending``, ``curr
 
 from __future__ import annotations
 
+import heapq
+
 from tactica import Command, Encounter, IllegalCommand
 from tactica.engine.grid import Square, chebyshev
 from tactica.engine.state import Combatant
@@ -22,24 +24,57 @@ def nearest_enemy(enc: Encounter, me: Combatant) -> Combatant | None:
 
 
 def approach(enc: Encounter, me: Combatant, target: Combatant) -> tuple[Square, ...] | None:
-    """The cheapest path (within one move) towards a free square next to ``target``."""
+    """A path for one move action towards a free square next to ``target``: A* on (square,
+    diagonal parity) to the nearest such square, cut to the mover's speed on a square it may end on."""
     grid = enc.grid
-    budget = grid.units_within(enc.ruleset.speed_m(me)) if hasattr(enc.ruleset, "speed_m") else 6
+    budget = grid.units_within(me.data.p.speed_m) if hasattr(me.data, "p") else 6
+    alternate = grid.diagonal_rule == "alternate"
+    goal = target.pos
+    occupied = enc.occupied
 
-    def can_enter(s: Square) -> bool:
-        o = enc.occupied.get(s)
-        return grid.kind(s) < 2 and (o is None or o.side == me.side)
+    def free(s: Square) -> bool:
+        return s not in occupied
 
-    def can_stop(s: Square) -> bool:
-        return s not in enc.occupied
-
-    reach = grid.cheapest_paths(me.pos, budget, can_enter, can_stop)
-    if not reach:
+    start = (me.pos, 0)
+    best = {start: 0}
+    parent: dict[tuple[Square, int], tuple[Square, int]] = {}
+    heap = [(max(0, chebyshev(me.pos, goal) - 1), 0, me.pos[1], me.pos[0], 0)]
+    end = None
+    while heap:
+        _f, cost, y, x, parity = heapq.heappop(heap)
+        node = ((x, y), parity)
+        if best.get(node, 1 << 30) < cost:
+            continue
+        if chebyshev((x, y), goal) == 1 and free((x, y)):
+            end = node
+            break
+        for nxt, diagonal in grid.neighbours((x, y)):
+            o = occupied.get(nxt)
+            if grid.kind(nxt) >= 2 or (o is not None and o.side != me.side):
+                continue
+            ncost = cost + grid.step_units(nxt, diagonal, parity)
+            key = (nxt, parity ^ 1 if diagonal and alternate else parity)
+            if ncost < best.get(key, 1 << 30):
+                best[key] = ncost
+                parent[key] = node
+                heapq.heappush(
+                    heap, (ncost + max(0, chebyshev(nxt, goal) - 1), ncost, nxt[1], nxt[0], key[1])
+                )
+    if end is None:
         return None
-    dest = min(reach, key=lambda s: (chebyshev(s, target.pos), reach[s][0], s[1], s[0]))
-    if chebyshev(dest, target.pos) >= chebyshev(me.pos, target.pos):
-        return None
-    return reach[dest][1]
+    nodes = []
+    n = end
+    while n != start:
+        nodes.append(n)
+        n = parent[n]
+    nodes.reverse()
+    cut = 0
+    for i, node in enumerate(nodes):
+        if best[node] > budget:
+            break
+        if free(node[0]):
+            cut = i + 1
+    return tuple(node[0] for node in nodes[:cut]) or None
 
 
 def play_turn(enc: Encounter) -> int:
@@ -56,8 +91,8 @@ def play_turn(enc: Encounter) -> int:
     target = nearest_enemy(enc, me)
     if target is not None and chebyshev(me.pos, target.pos) > 1:
         path = approach(enc, me, target)
-        if path:
-            enc.apply(Command(actor=me.id, do="move", path=path))
+        if path and enc.is_legal(move := Command(actor=me.id, do="move", path=path)):
+            enc.apply(move)
             n += 1
             if enc.pending is not None or enc.current is not me:
                 return n

@@ -7,7 +7,6 @@ with ``square_m``, so sums stay exact. Two diagonal rules exist: ``alternate`` (
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Iterable
 from typing import Final
 
@@ -55,7 +54,7 @@ def fmt_square(s: Square) -> str:
 class Grid:
     """A rectangular map of ``width`` x ``height`` squares with terrain."""
 
-    __slots__ = ("_neighbours", "diagonal_rule", "height", "square_m", "terrain", "width")
+    __slots__ = ("_by_index", "_neighbours", "diagonal_rule", "height", "square_m", "terrain", "width")
 
     def __init__(
         self,
@@ -75,6 +74,7 @@ class Grid:
         for kind, squares in ((DIFFICULT, difficult), (VERY_DIFFICULT, very_difficult), (BLOCKED, blocked)):
             for x, y in squares:
                 self.terrain[y * width + x] = kind
+        self._by_index: list[tuple[tuple[int, bool, int], ...]] | None = None
         self._neighbours: list[tuple[tuple[Square, bool], ...]] = [
             self._compute_neighbours((i % width, i // width)) for i in range(width * height)
         ]
@@ -187,39 +187,74 @@ class Grid:
         can_stop: Callable[[Square], bool],
     ) -> dict[Square, tuple[int, tuple[Square, ...]]]:
         """Every square reachable within ``budget_units`` where ``can_stop`` holds, with the cheapest
-        path to it (Dijkstra on square and diagonal parity; ties broken deterministically)."""
+        path to it.
+
+        Dijkstra on (square, diagonal parity) with a bucket per cost (steps cost 1 to 3 units, so
+        buckets beat a heap); states of one cost are expanded in (y, x, parity) order, so ties break
+        the same way every time. ``can_enter`` and ``can_stop`` are asked once per square.
+        """
+        w = self.width
         alternate = self.diagonal_rule == "alternate"
-        best: dict[tuple[Square, int], int] = {(start, 0): 0}
-        parent: dict[tuple[Square, int], tuple[Square, int]] = {}
-        heap: list[tuple[int, int, int, int]] = [(0, start[1], start[0], 0)]
+        table = self._index_neighbours()
+        start_idx = start[1] * w + start[0]
+        unreached = 1 << 30
+        best = [unreached] * (2 * w * self.height)
+        best[start_idx * 2] = 0
+        parent: dict[int, int] = {}
+        enter = bytearray(w * self.height)  # 0 not asked yet, 1 may enter, 2 may not
+        buckets: list[list[int]] = [[] for _ in range(budget_units + 1)]
+        buckets[0].append(start_idx * 2)
+        found: dict[int, int] = {}  # square index -> the state it was first reached at cheapest
+        for cost in range(budget_units + 1):
+            bucket = buckets[cost]
+            bucket.sort()
+            for state in bucket:
+                if best[state] != cost:
+                    continue
+                idx = state >> 1
+                parity = state & 1
+                if idx not in found and idx != start_idx and can_stop((idx % w, idx // w)):
+                    found[idx] = state
+                for nidx, diagonal, extra in table[idx]:
+                    ok = enter[nidx]
+                    if ok == 0:
+                        ok = enter[nidx] = 1 if can_enter((nidx % w, nidx // w)) else 2
+                    if ok == 2:
+                        continue
+                    if diagonal and alternate:
+                        ncost = cost + 2 + extra if parity else cost + 1 + extra
+                        nstate = (nidx << 1) | (parity ^ 1)
+                    else:
+                        ncost = cost + 1 + extra
+                        nstate = (nidx << 1) | parity
+                    if ncost <= budget_units and ncost < best[nstate]:
+                        best[nstate] = ncost
+                        parent[nstate] = state
+                        buckets[ncost].append(nstate)
         out: dict[Square, tuple[int, tuple[Square, ...]]] = {}
-        while heap:
-            cost, y, x, parity = heapq.heappop(heap)
-            here = (x, y)
-            node = (here, parity)
-            if best.get(node, 1 << 30) < cost:
-                continue
-            if here != start and here not in out and can_stop(here):
-                path = []
-                n = node
-                while n != (start, 0):
-                    path.append(n[0])
-                    n = parent[n]
-                out[here] = (cost, tuple(reversed(path)))
-            for nxt, diagonal in self.neighbours(here):
-                if not can_enter(nxt):
-                    continue
-                step = self.step_units(nxt, diagonal, parity)
-                ncost = cost + step
-                if ncost > budget_units:
-                    continue
-                nparity = (parity + 1) % 2 if (diagonal and alternate) else parity
-                key = (nxt, nparity)
-                if ncost < best.get(key, 1 << 30):
-                    best[key] = ncost
-                    parent[key] = node
-                    heapq.heappush(heap, (ncost, nxt[1], nxt[0], nparity))
+        origin = start_idx * 2
+        for idx, state in found.items():
+            path = []
+            n = state
+            while n != origin:
+                path.append(((n >> 1) % w, (n >> 1) // w))
+                n = parent[n]
+            out[(idx % w, idx // w)] = (best[state], tuple(reversed(path)))
         return out
+
+    def _index_neighbours(self) -> list[tuple[tuple[int, bool, int], ...]]:
+        """Per square index: (neighbour index, diagonal, 1 if the neighbour's terrain adds a square)."""
+        table = self._by_index
+        if table is None:
+            w = self.width
+            table = self._by_index = [
+                tuple(
+                    (n[1] * w + n[0], diagonal, 0 if self.terrain[n[1] * w + n[0]] == NORMAL else 1)
+                    for n, diagonal in squares
+                )
+                for squares in self._neighbours
+            ]
+        return table
 
     def squares_within(self, centre: Square, low: int, high: int) -> list[Square]:
         """Squares whose Chebyshev distance from ``centre`` is in ``low..high``, row by row."""

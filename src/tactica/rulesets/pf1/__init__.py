@@ -20,7 +20,7 @@ from .combat import check_opportunity_answer, lose_spell, reactors, state_from_h
 from .economy import can_five_foot_step, can_full_round
 from .rules import RULES
 from .state import Pf1Data, data, lose_unused
-from .stats import Pf1Stats, build_profile
+from .stats import Pf1Stats, profile_of
 
 if TYPE_CHECKING:
     from ...engine.core import Encounter, Step
@@ -124,7 +124,7 @@ class Pf1(Ruleset):
     def new_combatant(self, enc: Encounter, setup: CombatantSetup, index: int) -> Combatant:
         stats: Pf1Stats = setup.stats
         c = Combatant(setup, index, stats.hp, stats.max_hp if stats.max_hp is not None else stats.hp)
-        profile = build_profile(stats, enc.grid.square_m)
+        profile = profile_of(stats, enc.grid.square_m)
         c.data = Pf1Data(profile)
         c.wielding = list(profile.default_wielding)
         for cond in setup.conditions:

@@ -204,6 +204,23 @@ class Profile:
     default_wielding: tuple[str, ...]
 
 
+_PROFILES: dict[tuple[int, float], tuple[Pf1Stats, Profile]] = {}
+
+
+def profile_of(s: Pf1Stats, square_m: float) -> Profile:
+    """The profile of ``s``, built once per stats object (a simulator builds thousands of
+    encounters from one setup); stats models are frozen, so a built profile never goes stale."""
+    key = (id(s), square_m)
+    hit = _PROFILES.get(key)
+    if hit is not None and hit[0] is s:
+        return hit[1]
+    if len(_PROFILES) > 4096:
+        _PROFILES.clear()
+    profile = build_profile(s, square_m)
+    _PROFILES[key] = (s, profile)
+    return profile
+
+
 def build_profile(s: Pf1Stats, square_m: float) -> Profile:
     dex = ability_mod(s.scores.dex)
     weapons = {}
