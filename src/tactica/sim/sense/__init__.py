@@ -1,0 +1,1 @@
+"""Per-ruleset sense: how the built-in styles (aggressive, cautious) play each ruleset."""
