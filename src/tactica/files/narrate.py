@@ -31,9 +31,7 @@ def _attack(e: Event) -> str:
     conf_text = ""
     if conf:
         conf_text = " " + _("(confirm d20={r} → {t})").format(r=conf["roll"], t=conf["total"])
-    return _(
-        "{a} attacks {t} with {w} ({kind}): d20={r} {mods} = {total} vs {vs}: {verdict}{conf}"
-    ).format(
+    return _("{a} attacks {t} with {w} ({kind}): d20={r} {mods} = {total} vs {vs}: {verdict}{conf}").format(
         a=e["attacker"],
         t=e["target"],
         w=e["weapon"],
