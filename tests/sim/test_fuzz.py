@@ -17,15 +17,9 @@ from tactica.sim.scenario import SimSpec
 
 from .helpers import ENCOUNTERS, from_file, run
 
-KNOWN_ENGINE_BUGS = {
-    "lagornis": [re.compile(r"stands on \[\d+, \d+\], which the map gives to")],  # shared square
-}
-"""Engine faults the fuzzer found and that are reported, not yet fixed (the engine is not the
-simulator's to change), per ruleset. The shared square: in lagornis, a mover put out of the fight by an
-opportunity attack while it passes through an ally's square stays on that square (the fallen keep
-their square there), so two combatants lie on one square (``movement.run_move``; pf1 had the same
-fault and ends such a mover on the last free square since commit 4852273).
-Every other error fails the test."""
+KNOWN_ENGINE_BUGS: dict[str, list[re.Pattern[str]]] = {}
+"""Engine faults the fuzzer found that are reported but not fixed yet, per ruleset (none now:
+the lagornis shared-square fault it found is fixed). Every other error fails the test."""
 
 
 def unknown_errors(ruleset: str, errors: list[tuple[int, str]]) -> list[tuple[int, str]]:

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from ..engine import events as ev
 from ..engine.commands import COMMAND_FIELDS, Command
 from ..engine.errors import EncounterError, IllegalCommand
+from ..engine.grid import Square
 from ..engine.state import Combatant, CombatantSetup, Window
 from ..i18n import _
 
@@ -320,6 +321,23 @@ class Ruleset:
         elif c is None and not all(self.is_defeated(o) for o in enc.order):
             # nobody was left to act and the GM brought someone back: the turns go on
             yield from self.next_turn(enc)
+
+
+def back_off_shared_square(enc: Encounter, c: Combatant, start: Square, walked: list[Square]) -> int:
+    """A mover stopped mid-path (downed by an opportunity attack) while passing through an ally
+    may not stay on the ally's square (R-PF-MOV-3, R-TA-MOV-1): put it back on the last square of
+    its path it may end on (or where it started). Returns how many steps of ``walked`` it kept."""
+
+    def shared(square: Square) -> bool:
+        return any(o is not c and o.pos == square and enc.ruleset.holds_square(o) for o in enc.order)
+
+    if not shared(c.pos):
+        return len(walked)
+    kept = len(walked)
+    while kept > 0 and shared(walked[kept - 1]):
+        kept -= 1
+    enc.move_token(c, walked[kept - 1] if kept else start)
+    return kept
 
 
 def illegal(code: str, message: str, **fmt: Any) -> IllegalCommand:

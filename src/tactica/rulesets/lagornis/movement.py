@@ -10,7 +10,7 @@ from ...engine import events as ev
 from ...engine.commands import Command, Square
 from ...engine.grid import chebyshev, fmt_square
 from ...engine.state import Combatant, Window
-from ..base import illegal
+from ..base import back_off_shared_square, illegal
 from .actions import announce, checked_payment
 from .combat import Flow, reaches, strike, usable_weapons, weapon_of, weapon_strike
 from .economy import Payment, acts_out_of_turn, check_fields, fmt, half_action, no_budget
@@ -121,6 +121,11 @@ def run_move(enc: Encounter, c: Combatant, cmd: Command, plan: Walk) -> Flow:
         d.movement_m -= enc.grid.metres(plan.units[i])
         d.diagonals += plan.diagonal[i]
         yield from movement_triggers(enc, c, here, s)  # enemy_enters_reach
+    if rs.is_defeated(c):
+        # a mover put out while passing through an ally does not stay on the ally's square
+        kept = back_off_shared_square(enc, c, start, walked)
+        spent = sum(plan.units[:kept])
+        del walked[kept:]
     if walked:
         enc.emit(ev.moved(c.id, start, c.pos, walked, enc.grid.metres(spent)))
 

@@ -10,7 +10,7 @@ from ...engine import events as ev
 from ...engine.commands import Command, Square
 from ...engine.grid import BLOCKED, DIRECTIONS, VERY_DIFFICULT, chebyshev, fmt_square
 from ...engine.state import Combatant
-from ..base import illegal
+from ..base import back_off_shared_square, illegal
 from .combat import offer_opportunity, reactors, stopped
 from .economy import (
     casting_blocks_step,
@@ -111,7 +111,6 @@ def walk(
     offered: set[str] = set()
     walked: list[Square] = []
     spent = 0
-    last_free = (start, 0, 0)  # (square, steps walked, units spent) where the mover may end
     for i, s in enumerate(plan.path):
         here = c.pos
         for r in reactors(enc, c, here, offered):
@@ -122,18 +121,14 @@ def walk(
             if stopped(c, before):
                 break
         if stopped(c, before):
-            # R-PF-AOO-5: the movement ends here; R-PF-MOV-3: never on an ally's square, so a
-            # mover stopped while passing through one ends on the last free square it left
-            if any(o is not c and o.pos == c.pos and enc.ruleset.holds_square(o) for o in enc.order):
-                square, steps, spent = last_free
-                del walked[steps:]
-                enc.move_token(c, square)
+            # R-PF-AOO-5: the movement ends here (R-PF-MOV-3: on a square the mover may end on)
+            kept = back_off_shared_square(enc, c, start, walked)
+            spent = sum(plan.units[:kept])
+            del walked[kept:]
             break
         enc.move_token(c, s)
         walked.append(s)
         spent += plan.units[i]
-        if not any(o is not c and o.pos == s and enc.ruleset.holds_square(o) for o in enc.order):
-            last_free = (s, len(walked), spent)
     # R-PF-MOV-4 speaks of moving "any distance": a movement stopped before its first step is none
     d.moved = d.moved or bool(walked)
     d.moved_units += spent
