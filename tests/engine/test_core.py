@@ -492,7 +492,7 @@ def test_walking_through_an_ally_leaves_the_ally_its_square() -> None:
     assert {s: c.id for s, c in enc.occupied.items()} == {(2, 2): "b", (3, 1): "a", (7, 7): "o"}
 
 
-def test_a_mover_downed_on_an_allys_square_keeps_it_when_the_ally_leaves() -> None:
+def test_a_mover_downed_on_an_allys_square_ends_on_the_last_square_it_may_end_on() -> None:
     enc = load_encounter(
         pf1_encounter(
             fighter("a", "h", [0, 3], hp=1),
@@ -509,10 +509,10 @@ def test_a_mover_downed_on_an_allys_square_keeps_it_when_the_ally_leaves() -> No
     )  # through b; leaving b's square provokes
     enc.apply({"actor": "orc", "do": "opportunity_attack", "target": "a"})
     a = enc.combatants["a"]
-    assert (a.pos, a.state) == ((1, 3), "dying") and enc.turn == "b"
-    assert enc.occupied[(1, 3)].id == "b"
+    assert (a.pos, a.state) == ((0, 3), "dying") and enc.turn == "b"  # R-PF-MOV-3: back where it started
+    assert enc.occupied[(1, 3)].id == "b" and enc.occupied[(0, 3)] is a
     enc.apply({"actor": "b", "do": "move", "path": [[0, 2]]})
-    assert enc.occupied[(1, 3)] is a  # the one left lying there holds the square now
+    assert (1, 3) not in enc.occupied and enc.occupied[(0, 3)] is a
 
 
 def test_the_dead_hold_no_square_even_when_moved_or_dead_from_the_start() -> None:
