@@ -139,8 +139,36 @@ class Ruleset:
         raise NotImplementedError
 
     # -- the loop -----------------------------------------------------------------------------------
+    def initiative_modifier(self, c: Combatant) -> int:
+        """What a combatant adds to its initiative d20 (and the first tie-break)."""
+        return 0
+
     def start(self, enc: Encounter) -> Step:
-        raise NotImplementedError
+        """Initiative (the file's fixed order, or d20 + modifier, highest first, ties by modifier
+        then file order: R-PF-TURN-1, R-LG-INIT-1), then the surprise round 0 when anyone
+        surprises (R-PF-TURN-2, R-LG-INIT-3), else round 1, and the first turn."""
+        setup = enc.setup
+        if setup.initiative:
+            order = [enc.combatants[i] for i in setup.initiative]
+            enc.emit(ev.initiative([c.id for c in order], {}, {}))
+        else:
+            rolls: dict[str, int] = {}
+            faces: dict[str, int] = {}
+            for c in enc.combatants.values():
+                faces[c.id] = enc.dice.roll(20)
+                rolls[c.id] = faces[c.id] + self.initiative_modifier(c)
+            order = sorted(
+                enc.combatants.values(), key=lambda c: (-rolls[c.id], -self.initiative_modifier(c), c.index)
+            )
+            enc.emit(ev.initiative([c.id for c in order], rolls, faces))
+        enc.order = order  # R-LG-INIT-2: the order stays from round to round
+        enc.round = 0 if setup.surprise else 1
+        enc.emit(ev.round_started(enc.round))
+        yield from self.next_turn(enc)
+
+    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
+        """Everybody acts, but in the surprise round (round 0) only the surprising."""
+        return enc.round != 0 or c.id in enc.setup.surprise
 
     def check_answer(self, enc: Encounter, window: Window, cmd: Command) -> None:
         """Check an answer's arguments before it is sent into the suspended step."""
@@ -262,9 +290,6 @@ class Ruleset:
     # -- the turn loop (shared; rulesets override the hooks) -----------------------------------------
     # takes_turn: may this combatant act now; round_end: windows and effects before round_ended;
     # round_reset: after it; begin_turn: effects, then turn_started, then start-of-turn actions.
-
-    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
-        return True
 
     def round_end(self, enc: Encounter) -> Step:
         return

@@ -156,28 +156,8 @@ class Lagornis(Ruleset):
         return c
 
     # -- initiative, rounds and turns ---------------------------------------------------------------
-    def start(self, enc: Encounter) -> Step:
-        setup = enc.setup
-        if setup.initiative:
-            order = [enc.combatants[i] for i in setup.initiative]  # R-LG-INIT-1: the GM's order
-            enc.emit(ev.initiative([c.id for c in order], {}, {}))
-        else:
-            # R-LG-INIT-1: 1d20 + ADR, highest first; ties by ADR, then file order
-            rolls: dict[str, int] = {}
-            faces: dict[str, int] = {}
-            for c in enc.combatants.values():
-                faces[c.id] = enc.dice.roll(20)
-                rolls[c.id] = faces[c.id] + data(c).p.adr
-            order = sorted(enc.combatants.values(), key=lambda c: (-rolls[c.id], -data(c).p.adr, c.index))
-            enc.emit(ev.initiative([c.id for c in order], rolls, faces))
-        enc.order = order  # R-LG-INIT-2: kept from round to round
-        # R-LG-INIT-3: a surprise round 0 before round 1
-        enc.round = 0 if setup.surprise else 1
-        enc.emit(ev.round_started(enc.round))
-        yield from self.next_turn(enc)
-
-    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
-        return enc.round != 0 or c.id in enc.setup.surprise  # R-LG-INIT-3
+    def initiative_modifier(self, c: Combatant) -> int:
+        return data(c).p.adr  # R-LG-INIT-1: 1d20 + ADR
 
     def begin_turn(self, enc: Encounter, c: Combatant) -> Step:
         self.expire_conditions(enc, c)

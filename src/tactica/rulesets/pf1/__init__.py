@@ -135,30 +135,8 @@ class Pf1(Ruleset):
         return c
 
     # -- initiative and turns ---------------------------------------------------------------------
-    def start(self, enc: Encounter) -> Step:
-        setup = enc.setup
-        if setup.initiative:
-            order = [enc.combatants[i] for i in setup.initiative]
-            enc.emit(ev.initiative([c.id for c in order], {}, {}))
-        else:
-            # R-PF-TURN-1: d20 + initiative modifier; ties by modifier, then file order
-            rolls: dict[str, int] = {}
-            faces: dict[str, int] = {}
-            for c in enc.combatants.values():
-                faces[c.id] = enc.dice.roll(20)
-                rolls[c.id] = faces[c.id] + data(c).p.initiative
-            order = sorted(
-                enc.combatants.values(), key=lambda c: (-rolls[c.id], -data(c).p.initiative, c.index)
-            )
-            enc.emit(ev.initiative([c.id for c in order], rolls, faces))
-        enc.order = order
-        # R-PF-TURN-2: a surprise round (round 0) before round 1
-        enc.round = 0 if setup.surprise else 1
-        enc.emit(ev.round_started(enc.round))
-        yield from self.next_turn(enc)
-
-    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
-        return enc.round != 0 or c.id in enc.setup.surprise
+    def initiative_modifier(self, c: Combatant) -> int:
+        return data(c).p.initiative  # R-PF-TURN-1
 
     def end_turn(self, enc: Encounter, c: Combatant) -> Step:
         lose_unused(data(c))  # R-PF-ECO-3: unused actions are lost

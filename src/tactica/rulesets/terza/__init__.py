@@ -224,29 +224,8 @@ class Terza(Ruleset):
             c.facing = facing_towards(c.pos, near.pos)
 
     # -- initiative, turns, rounds ------------------------------------------------------------------
-    def start(self, enc: Encounter) -> Step:
-        setup = enc.setup
-        if setup.initiative:
-            order = [enc.combatants[i] for i in setup.initiative]
-            enc.emit(ev.initiative([c.id for c in order], {}, {}))
-        else:
-            # d20 + initiative bonus, highest first; ties by bonus, then file order
-            rolls: dict[str, int] = {}
-            faces: dict[str, int] = {}
-            for c in enc.combatants.values():
-                faces[c.id] = enc.dice.roll(20)
-                rolls[c.id] = faces[c.id] + data(c).p.initiative
-            order = sorted(
-                enc.combatants.values(), key=lambda c: (-rolls[c.id], -data(c).p.initiative, c.index)
-            )
-            enc.emit(ev.initiative([c.id for c in order], rolls, faces))
-        enc.order = order
-        enc.round = 0 if setup.surprise else 1  # a surprise round 0: only the surprising act
-        enc.emit(ev.round_started(enc.round))
-        yield from self.next_turn(enc)
-
-    def takes_turn(self, enc: Encounter, c: Combatant) -> bool:
-        return enc.round != 0 or c.id in enc.setup.surprise
+    def initiative_modifier(self, c: Combatant) -> int:
+        return data(c).p.initiative  # d20 + initiative bonus
 
     def begin_turn(self, enc: Encounter, c: Combatant) -> Step:
         self.expire_conditions(enc, c)  # defending, dodging: until the start of its next turn
