@@ -111,6 +111,7 @@ def walk(
     offered: set[str] = set()
     walked: list[Square] = []
     spent = 0
+    moved_before = d.moved
     for i, s in enumerate(plan.path):
         here = c.pos
         for r in reactors(enc, c, here, offered):
@@ -129,8 +130,9 @@ def walk(
         enc.move_token(c, s)
         walked.append(s)
         spent += plan.units[i]
+        d.moved = True  # already while a later step waits on a decision (the view's five_foot_step)
     # R-PF-MOV-4 speaks of moving "any distance": a movement stopped before its first step is none
-    d.moved = d.moved or bool(walked)
+    d.moved = moved_before or bool(walked)
     d.moved_units += spent
     if walked:
         enc.emit(ev.moved(c.id, start, c.pos, walked, enc.grid.metres(spent)))
