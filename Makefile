@@ -4,7 +4,7 @@ export UV_PYTHON_DOWNLOADS := never
 UV := $(shell command -v uv 2>/dev/null || echo "$(HOME)/.local/bin/uv")
 PY := .venv/bin/python
 
-.PHONY: run test setup lint typecheck unit conformance bench clean
+.PHONY: run test setup system-deps lint typecheck unit conformance bench clean
 
 setup: .venv/.synced
 
@@ -30,7 +30,11 @@ unit: setup
 conformance: setup
 	$(PY) ../shared/conformance/check.py --cmd ".venv/bin/tactica replay" tests/conformance
 
-test: lint typecheck unit
+# the tracker's tests need Chromium and PostgreSQL from Debian's packages: installed when missing
+system-deps:
+	bash scripts/system-deps.sh
+
+test: system-deps lint typecheck unit
 
 bench: setup
 	$(PY) benchmarks/run.py
