@@ -572,3 +572,18 @@ def test_starting_twice_is_a_programming_error() -> None:
     enc = duel(seed=1)
     with pytest.raises(RuntimeError):
         enc.start()
+
+
+def test_an_answer_from_a_defeated_combatant_is_defeated_first() -> None:
+    enc = load_encounter(
+        pf1_encounter(
+            fighter("a", "h", [0, 0]),
+            fighter("down", "m", [5, 5], hp=-3),
+            fighter("b", "m", [7, 7]),
+            initiative=["a", "down", "b"],
+            seed=1,
+        )
+    )
+    enc.start()
+    for do in ("decline", "opportunity_attack", "end_turn"):
+        assert enc.why_illegal({"actor": "down", "do": do}).code == "defeated"  # type: ignore[union-attr]

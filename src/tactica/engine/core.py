@@ -206,6 +206,8 @@ class Encounter:
         action = rs.gm_actions.get(cmd.do) if cmd.actor == GM else rs.actions.get(cmd.do)
         if action is None:
             if cmd.do in rs.answers:
+                if cmd.actor != GM and rs.is_defeated(self.combatants[cmd.actor]):
+                    raise _defeated(self.combatants[cmd.actor])
                 if cmd.actor != GM and self.current is not self.combatants[cmd.actor]:
                     raise IllegalCommand(
                         "not_your_turn",
@@ -241,9 +243,7 @@ class Encounter:
         if cmd.actor != GM:
             c = self.combatants[cmd.actor]
             if rs.is_defeated(c):
-                raise IllegalCommand(
-                    "defeated", _("{actor} is {state} and cannot act").format(actor=c.name, state=_(c.state))
-                )
+                raise _defeated(c)
             if not action.any_time and self.current is not c:
                 raise IllegalCommand(
                     "not_your_turn",
@@ -346,6 +346,12 @@ class Encounter:
             "pending": None if self.pending is None else self.pending.to_json(),
             "combatants": {c.id: self.ruleset.combatant_view(self, c) for c in self.combatants.values()},
         }
+
+
+def _defeated(c: Combatant) -> IllegalCommand:
+    return IllegalCommand(
+        "defeated", _("{actor} is {state} and cannot act").format(actor=c.name, state=_(c.state))
+    )
 
 
 class LegalCommands:
