@@ -344,3 +344,17 @@ def test_a_mover_downed_on_an_allys_square_ends_on_the_last_free_one() -> None:
     a, b = enc.combatants["a"], enc.combatants["b"]
     assert a.state == "dying" and a.pos == (0, 3) and b.pos == (1, 3)
     assert enc.occupied[(0, 3)] is a and enc.occupied[(1, 3)] is b
+
+
+def test_use_ability_takes_special_or_ability() -> None:
+    breath = {"specials": [{"id": "breath", "damage": "2d6", "range_m": 6}]}
+    enc = encounter(
+        fighter("d", "m", [0, 0], **breath), fighter("v", "h", [2, 0]), dice=[3, 4], initiative=["d", "v"]
+    )
+    result = enc.apply({"actor": "d", "do": "use_ability", "ability": "breath", "target": "v"})
+    assert of_type(result.events, "damage")[0]["amount"] == 7
+    enc.undo()
+    assert refused(enc, {"actor": "d", "do": "use_ability", "target": "v"}) == "invalid_command"
+    both = {"actor": "d", "do": "use_ability", "special": "breath", "ability": "breath", "target": "v"}
+    assert refused(enc, both) == "invalid_command"
+    assert enc.apply({"actor": "d", "do": "use_ability", "special": "breath", "target": "v"}).events

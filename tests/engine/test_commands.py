@@ -113,10 +113,10 @@ def test_a_nested_then_is_checked_with_its_place() -> None:
 def test_every_field_is_checked() -> None:
     """No field of Command slips through unchecked: each refuses a value of a foreign type."""
     checked = {field for field, _v, _e in BAD_VALUES}
-    assert checked | {"kind", "facing", "trigger", "by", "pay", "item", "special", "hand"} == set(
+    assert checked | {"kind", "facing", "trigger", "by", "pay", "item", "special", "ability", "hand"} == set(
         COMMAND_FIELDS
     )
-    for field in ("kind", "facing", "trigger", "by", "pay", "item", "special", "hand"):
+    for field in ("kind", "facing", "trigger", "by", "pay", "item", "special", "ability", "hand"):
         invalid({"actor": "v", "do": "x", field: 7})
 
 

@@ -27,6 +27,7 @@ class Command:
     weapon: str | None = None
     spell: str | None = None
     special: str | None = None
+    ability: str | None = None  # the same as ``special`` (pf1's use_ability takes either name)
     item: str | None = None
     path: tuple[Square, ...] | None = None
     to: Square | None = None
@@ -109,6 +110,7 @@ _STR = {
     "weapon",
     "spell",
     "special",
+    "ability",
     "item",
     "hand",
     "kind",

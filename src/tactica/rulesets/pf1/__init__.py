@@ -70,11 +70,11 @@ ACTIONS: dict[str, Action] = {
         _a("five_foot_step", movement, ("to",), ("to",)),
         _a("run", movement, ("path",), ("path",)),
         _a("withdraw", movement, ("path",), ("path",)),
-        _a("difficult_step", movement, ("to",), ("to",)),
+        _a("difficult_step", movement, ("to", "path")),
         _a("draw_weapon", movement, ("weapon",), ("weapon",)),
         _a("attack", attacks, ("target", "weapon", "defensively", "full_attack", "hand"), ("target",)),
         _a("cast", casting, ("spell", "targets", "target", "metamagic", "defensively"), ("spell",)),
-        _a("use_ability", casting, ("special", "target"), ("special",)),
+        _a("use_ability", casting, ("special", "ability", "target")),
         _a("abandon_spell", casting, name="abandon"),
         Action("end_turn", _check_end_turn, _run_end_turn, candidates=_end_turn_candidates),
         # the answers to a pending decision, sent when none is pending (the window takes them first)

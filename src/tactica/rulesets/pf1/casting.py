@@ -265,9 +265,12 @@ class AbilityPlan:
 
 def check_use_ability(enc: Encounter, c: Combatant, cmd: Command) -> AbilityPlan:
     check_not_casting(c)
-    sp = data(c).p.specials.get(cmd.special or "")
+    if (cmd.special is None) == (cmd.ability is None):
+        raise illegal("invalid_command", "{a}: use_ability needs 'special' (or 'ability'), once", a=c.name)
+    name = cmd.special or cmd.ability
+    sp = data(c).p.specials.get(name or "")
     if sp is None:
-        raise illegal("invalid_command", "{a} has no special ability {s!r}", a=c.name, s=cmd.special)
+        raise illegal("invalid_command", "{a} has no special ability {s!r}", a=c.name, s=name)
     if sp.action == "full_round":
         check_full_round(enc, c)
     else:

@@ -238,19 +238,34 @@ def check_difficult_step(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     check_not_casting(c)
     check_no_step_taken(c)
     check_full_round(enc, c)
-    assert cmd.to is not None
-    check_step_square(enc, c, cmd.to)
-    diagonal = cmd.to[0] != c.pos[0] and cmd.to[1] != c.pos[1]
-    units = enc.grid.step_units(cmd.to, diagonal, 0)
-    if enc.grid.kind(cmd.to) != VERY_DIFFICULT and units <= data(c).p.speed_units:
+    to = difficult_step_square(c, cmd)
+    check_step_square(enc, c, to)
+    diagonal = to[0] != c.pos[0] and to[1] != c.pos[1]
+    units = enc.grid.step_units(to, diagonal, 0)
+    if enc.grid.kind(to) != VERY_DIFFICULT and units <= data(c).p.speed_units:
         raise illegal(
             "not_allowed",
             "{a} can reach {sq} with a move action; difficult_step is for squares it cannot",
             a=c.name,
-            sq=fmt_square(cmd.to),
+            sq=fmt_square(to),
         )
     check_resting(enc, c, 1)
-    return Walk((cmd.to,), (units,), "full_round")
+    return Walk((to,), (units,), "full_round")
+
+
+def difficult_step_square(c: Combatant, cmd: Command) -> Square:
+    """The one square of a ``difficult_step``. The spec names no argument for it, so both common
+    forms are accepted: ``to: [x, y]`` or a one-square ``path: [[x, y]]`` (not both)."""
+    if (cmd.to is None) == (cmd.path is None):
+        raise illegal(
+            "invalid_command", "{a}: difficult_step takes either 'to' or a one-square 'path'", a=c.name
+        )
+    if cmd.to is not None:
+        return cmd.to
+    assert cmd.path is not None
+    if len(cmd.path) != 1:
+        raise illegal("bad_path", "{a}: difficult_step moves exactly one square", a=c.name)
+    return cmd.path[0]
 
 
 def run_difficult_step(enc: Encounter, c: Combatant, cmd: Command, plan: Walk) -> Step:
