@@ -21,10 +21,23 @@ if TYPE_CHECKING:
     from ...engine.core import Encounter
 
 
-def announce(enc: Encounter, c: Combatant, action: str, pay: Payment | None, **extra: Any) -> None:
+def announce(
+    enc: Encounter,
+    c: Combatant,
+    action: str,
+    pay: Payment | None,
+    *,
+    uses_reaction: bool = False,
+    **extra: Any,
+) -> None:
     """Pay for ``action`` and emit its ``action`` event; ``pay=None`` marks a released held action
-    (R-LG-HOLD-2: its full action was spent by ``hold``)."""
-    event = ev.action(c.id, action, spend(enc, c, pay))
+    (R-LG-HOLD-2: its full action was spent by ``hold``). ``uses_reaction``: an advanced defence
+    (R-LG-REA-8) also spends a reaction, listed as the format's lagornis slot ``reaction`` after the
+    action slots (format.md section 6 order: full, half, bonus, reaction)."""
+    cost = spend(enc, c, pay)
+    if uses_reaction:
+        cost.append("reaction")
+    event = ev.action(c.id, action, cost)
     if pay is None:
         event["held"] = True
     event.update(extra)

@@ -275,7 +275,7 @@ def run_advanced_defence(enc: Encounter, r: Combatant, cmd: Command, attacker: C
     event = ev.reaction(r.id, "cast", attacker.id, penalty)
     event["advanced"] = True
     enc.emit(event)
-    announce(enc, r, "cast", plan.pay, spell=plan.spell.id)
+    announce(enc, r, "cast", plan.pay, uses_reaction=True, spell=plan.spell.id)
     # R-LG-REA-3: the reaction's penalty falls on the spell's roll
     extra: Mods = (("reaction", -penalty),) if penalty else ()
     yield from go_off(enc, r, plan.spell, plan.targets, extra)
