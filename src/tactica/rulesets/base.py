@@ -79,6 +79,28 @@ class Action:
         object.__setattr__(self, "forbidden", tuple(f for f in COMMAND_FIELDS if f not in taken))
 
 
+def module_action(
+    id_: str,
+    module: Any,
+    fields: tuple[str, ...] = (),
+    required: tuple[str, ...] = (),
+    name: str = "",
+    any_time: bool = False,
+) -> Action:
+    """The action ``id_`` from a module that spells it ``check_<name>``, ``run_<name>`` and
+    ``<name>_candidates`` (``name`` defaults to the id)."""
+    name = name or id_
+    return Action(
+        id_,
+        getattr(module, f"check_{name}"),
+        getattr(module, f"run_{name}"),
+        frozenset(fields),
+        required,
+        any_time=any_time,
+        candidates=getattr(module, f"{name}_candidates"),
+    )
+
+
 @dataclass(frozen=True)
 class Rule:
     id: str

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant, CombatantSetup, Window
-from ..base import Action, Ruleset, Variant
+from ..base import Action, Ruleset, Variant, module_action
 from ..gm import GM_ACTIONS
 from . import actions, casting, hold, movement
 from .combat import DefenceCtx, check_defence_answer, defence_candidates, state_from_hp
@@ -103,30 +103,19 @@ VARIANTS: tuple[Variant, ...] = (
 )
 
 
-def _action(id_: str, mod: Any, fields: tuple[str, ...] = (), required: tuple[str, ...] = ()) -> Action:
-    return Action(
-        id_,
-        getattr(mod, f"check_{id_}"),
-        getattr(mod, f"run_{id_}"),
-        frozenset(fields),
-        required,
-        candidates=getattr(mod, f"{id_}_candidates"),
-    )
-
-
 ACTIONS: dict[str, Action] = {
     a.id: a
     for a in (
-        _action("move", movement, ("path",), ("path",)),
-        _action("attack", actions, ("target", "weapon"), ("target",)),
-        _action("cast", casting, ("spell", "target", "targets", "amount", "pay"), ("spell",)),
-        _action("disengage", movement, ("pay",)),
-        _action("bonus_reaction", actions),
-        _action("bonus_move", actions),
-        _action("extended_defense", actions),
-        _action("hold", hold, ("then", "trigger", "by"), ("then", "trigger")),
-        _action("abandon_spell", casting),
-        _action("end_turn", actions),
+        module_action("move", movement, ("path",), ("path",)),
+        module_action("attack", actions, ("target", "weapon"), ("target",)),
+        module_action("cast", casting, ("spell", "target", "targets", "amount", "pay"), ("spell",)),
+        module_action("disengage", movement, ("pay",)),
+        module_action("bonus_reaction", actions),
+        module_action("bonus_move", actions),
+        module_action("extended_defense", actions),
+        module_action("hold", hold, ("then", "trigger", "by"), ("then", "trigger")),
+        module_action("abandon_spell", casting),
+        module_action("end_turn", actions),
     )
 }
 

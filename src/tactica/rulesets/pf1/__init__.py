@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant, CombatantSetup, Window
-from ..base import Action, Ruleset, Variant, illegal
+from ..base import Action, Ruleset, Variant, illegal, module_action
 from ..gm import GM_ACTIONS
 from . import attacks, casting, movement
 from .combat import check_opportunity_answer, lose_spell, reactors, state_from_hp, threatened_squares
@@ -49,33 +49,23 @@ def _run_answer_without_window(enc: Encounter, c: Combatant, cmd: Command, plan:
     yield
 
 
-def _a(
-    id_: str, mod: Any, fields: tuple[str, ...] = (), required: tuple[str, ...] = (), name: str = ""
-) -> Action:
-    name = name or id_
-    return Action(
-        id_,
-        getattr(mod, f"check_{name}"),
-        getattr(mod, f"run_{name}"),
-        frozenset(fields),
-        required,
-        candidates=getattr(mod, f"{name}_candidates"),
-    )
-
-
 ACTIONS: dict[str, Action] = {
     a.id: a
     for a in (
-        _a("move", movement, ("path",), ("path",)),
-        _a("five_foot_step", movement, ("to",), ("to",)),
-        _a("run", movement, ("path",), ("path",)),
-        _a("withdraw", movement, ("path",), ("path",)),
-        _a("difficult_step", movement, ("to", "path")),
-        _a("draw_weapon", movement, ("weapon",), ("weapon",)),
-        _a("attack", attacks, ("target", "weapon", "defensively", "full_attack", "hand"), ("target",)),
-        _a("cast", casting, ("spell", "targets", "target", "metamagic", "defensively"), ("spell",)),
-        _a("use_ability", casting, ("special", "ability", "target")),
-        _a("abandon_spell", casting, name="abandon"),
+        module_action("move", movement, ("path",), ("path",)),
+        module_action("five_foot_step", movement, ("to",), ("to",)),
+        module_action("run", movement, ("path",), ("path",)),
+        module_action("withdraw", movement, ("path",), ("path",)),
+        module_action("difficult_step", movement, ("to", "path")),
+        module_action("draw_weapon", movement, ("weapon",), ("weapon",)),
+        module_action(
+            "attack", attacks, ("target", "weapon", "defensively", "full_attack", "hand"), ("target",)
+        ),
+        module_action(
+            "cast", casting, ("spell", "targets", "target", "metamagic", "defensively"), ("spell",)
+        ),
+        module_action("use_ability", casting, ("special", "ability", "target")),
+        module_action("abandon_spell", casting, name="abandon"),
         Action("end_turn", _check_end_turn, _run_end_turn, candidates=_end_turn_candidates),
         # the answers to a pending decision, sent when none is pending (the window takes them first)
         Action(

@@ -20,7 +20,7 @@ from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.grid import DIRECTIONS, Square
 from ...engine.state import Combatant, CombatantSetup, Window
-from ..base import Action, Ruleset, Variant, illegal
+from ..base import Action, Ruleset, Variant, illegal, module_action
 from ..gm import GM_ACTIONS, target_of
 from . import actions, casting, movement, third
 from .casting import SpellWindow, check_spell_answer, spell_answer_candidates
@@ -84,20 +84,6 @@ CONDITIONS = frozenset(
 )
 
 
-def _a(
-    id_: str, mod: Any, fields: tuple[str, ...] = (), required: tuple[str, ...] = (), any_time: bool = False
-) -> Action:
-    return Action(
-        id_,
-        getattr(mod, f"check_{id_}"),
-        getattr(mod, f"run_{id_}"),
-        frozenset(fields),
-        required,
-        any_time=any_time,
-        candidates=getattr(mod, f"{id_}_candidates"),
-    )
-
-
 def _third_alias(kind: str, fields: tuple[str, ...]) -> Action:
     """``do: <kind>`` on its own turn is ``do: third, kind: <kind>`` (as in the windows, R-TA-3-3).
     No candidates: legal_commands lists the ``third`` form only."""
@@ -107,11 +93,11 @@ def _third_alias(kind: str, fields: tuple[str, ...]) -> Action:
 ACTIONS: dict[str, Action] = {
     a.id: a
     for a in (
-        _a("move", movement, ("path",), ("path",)),
-        _a("dash", movement),
-        _a("withdraw", movement, ("path",), ("path",)),
-        _a("attack", actions, ("target", "weapon"), ("target",)),
-        _a("offhand_attack", actions, ("target", "weapon"), ("target",)),
+        module_action("move", movement, ("path",), ("path",)),
+        module_action("dash", movement),
+        module_action("withdraw", movement, ("path",), ("path",)),
+        module_action("attack", actions, ("target", "weapon"), ("target",)),
+        module_action("offhand_attack", actions, ("target", "weapon"), ("target",)),
         Action(
             "dodge",
             actions.check_plain_action,
@@ -124,11 +110,11 @@ ACTIONS: dict[str, Action] = {
             actions.run_disengage,
             candidates=actions.plain_candidates("disengage"),
         ),
-        _a("draw", actions, ("weapon",), ("weapon",)),
-        _a("sheathe", actions, ("weapon",), ("weapon",)),
+        module_action("draw", actions, ("weapon",), ("weapon",)),
+        module_action("sheathe", actions, ("weapon",), ("weapon",)),
         # any_time: a reaction spell may be cast on another's turn (R-TA-LIM-3); the check decides
-        _a("cast", casting, ("spell", "target", "targets"), ("spell",), any_time=True),
-        _a("use_item", casting, ("item", "target", "targets"), ("item",)),
+        module_action("cast", casting, ("spell", "target", "targets"), ("spell",), any_time=True),
+        module_action("use_item", casting, ("item", "target", "targets"), ("item",)),
         Action(
             "third",
             third.check_third_turn,
@@ -142,7 +128,7 @@ ACTIONS: dict[str, Action] = {
         _third_alias("rotate", ("facing",)),
         _third_alias("shield", ()),
         _third_alias("press", ()),
-        _a("end_turn", actions),
+        module_action("end_turn", actions),
     )
 }
 
