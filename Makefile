@@ -4,7 +4,7 @@ export UV_PYTHON_DOWNLOADS := never
 UV := $(shell command -v uv 2>/dev/null || echo "$(HOME)/.local/bin/uv")
 PY := .venv/bin/python
 
-.PHONY: run test setup system-deps lint typecheck unit conformance bench clean
+.PHONY: run test setup system-deps lint typecheck unit conformance catalogs bench clean
 
 setup: .venv/.synced
 
@@ -35,6 +35,10 @@ system-deps:
 	bash scripts/system-deps.sh
 
 test: system-deps lint typecheck unit
+
+# extract the messages, merge them into the en/fr/it catalogs, compile them (docs/translating.md)
+catalogs: setup
+	$(PY) -m tactica.catalogs update
 
 bench: setup
 	$(PY) benchmarks/run.py

@@ -15,13 +15,14 @@ from rich.console import Console
 from rich.table import Table
 
 from .engine.errors import EncounterError
-from .i18n import _, set_language
+from .i18n import N_, _, metres, ngettext, number, set_language
+from .vocabulary import any_label, label
 
 if TYPE_CHECKING:
     from .files.loader import ScriptStep
 
 app = typer.Typer(
-    help="Tactica: a tactical combat rules engine (pf1, terza, lagornis).",
+    help=N_("Tactica: a tactical combat rules engine (pf1, terza, lagornis)."),
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -32,7 +33,10 @@ err = Console(stderr=True, highlight=False)
 EXAMPLES = Path(__file__).parent / "examples"
 
 LangOption = Annotated[
-    str | None, typer.Option("--lang", help="Language: en, fr, it (default: TACTICA_LANG or en).")
+    str | None,
+    typer.Option(
+        "--lang", help=N_("Language: en, fr or it (default: TACTICA_LANG, else the locale, else en).")
+    ),
 ]
 
 
@@ -44,21 +48,23 @@ def _file_error(exc: EncounterError) -> typer.Exit:
 
 @app.callback()
 def _main(lang: LangOption = None) -> None:
+    # main() has chosen it already (the help must be in it too); this is for callers of ``app``
     set_language(lang)
 
 
-@app.command()
+@app.command(help=N_("Run an encounter with a script and print what happens."))
 def replay(
-    file: Annotated[Path, typer.Argument(help="An encounter or case file (YAML or JSON).")],
+    file: Annotated[Path, typer.Argument(help=N_("An encounter or case file (YAML or JSON)."))],
     script: Annotated[
-        Path | None, typer.Option("--script", "-s", help="A script file (list of commands).")
+        Path | None, typer.Option("--script", "-s", help=N_("A script file (list of commands)."))
     ] = None,
-    seed: Annotated[int | None, typer.Option("--seed", help="Seed for dice the file does not force.")] = None,
+    seed: Annotated[
+        int | None, typer.Option("--seed", help=N_("Seed for dice the file does not force."))
+    ] = None,
     as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per line (format.md section 5).")
+        bool, typer.Option("--json", help=N_("One JSON object per line (format.md section 5)."))
     ] = False,
 ) -> None:
-    """Run an encounter with a script and print what happens."""
     from .files.loader import load_file, load_script
     from .files.replay import build, case_steps
     from .files.replay import replay as run
@@ -108,10 +114,18 @@ def _print_readable(
             out.print(
                 "  [bold yellow]? "
                 + _("{who} must decide: {choices}").format(
-                    who=names.get(p["actor"], p["actor"]), choices=" / ".join(p["choices"])
+                    who=names.get(p["actor"], p["actor"]),
+                    choices=" / ".join(label("action", c) for c in p["choices"]),
                 )
                 + "[/]"
             )
+
+
+def shown(key: str, value: Any) -> str:
+    """A resource's value as a person reads it: metres for ``*_m``, numbers in the locale's format."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
+    return metres(value) if key.endswith("_m") else number(value)
 
 
 def _print_final(final: dict[str, Any]) -> None:
@@ -119,22 +133,29 @@ def _print_final(final: dict[str, Any]) -> None:
     for col in (_("combatant"), _("at"), _("hp"), _("state"), _("conditions"), _("resources")):
         table.add_column(col)
     for cid, c in final["combatants"].items():
-        res = ", ".join(f"{k}={v}" for k, v in c["resources"].items())
+        res = ", ".join(f"{any_label(k, ('resource',))} {shown(k, v)}" for k, v in c["resources"].items())
         table.add_row(
-            cid, str(c["at"]), f"{c['hp']}/{c['max_hp']}", _(c["state"]), ", ".join(c["conditions"]), res
+            cid,
+            str(c["at"]),
+            f"{c['hp']}/{c['max_hp']}",
+            label("state", c["state"]),
+            ", ".join(label("condition", k) for k in c["conditions"]),
+            res,
         )
     out.print(table)
 
 
-@app.command()
-def demo(seed: Annotated[int, typer.Option("--seed")] = 7) -> None:
-    """Replay the bundled example fight and print its readable log."""
+@app.command(help=N_("Replay the bundled example fight and print its readable log."))
+def demo(
+    seed: Annotated[int, typer.Option("--seed", help=N_("Seed for the dice."))] = 7,
+) -> None:
     replay(EXAMPLES / "pf1-demo.yaml", None, seed, False)
 
 
-@app.command()
-def validate(files: Annotated[list[Path], typer.Argument(help="Encounter, case or script files.")]) -> None:
-    """Check files without running them; exit 2 if any is wrong."""
+@app.command(help=N_("Check files without running them; exit 2 if any is wrong."))
+def validate(
+    files: Annotated[list[Path], typer.Argument(help=N_("Encounter, case or script files."))],
+) -> None:
     from .files.loader import load_file
 
     bad = 0
@@ -151,12 +172,13 @@ def validate(files: Annotated[list[Path], typer.Argument(help="Encounter, case o
         raise typer.Exit(2)
 
 
-@app.command()
+@app.command(help=N_("Run conformance cases; report each failure and the rule ids covered and not covered."))
 def conformance(
-    paths: Annotated[list[Path], typer.Argument(help="Case files or folders of them.")],
-    verbose: Annotated[bool, typer.Option("--verbose", "-v")] = False,
+    paths: Annotated[list[Path], typer.Argument(help=N_("Case files or folders of them."))],
+    verbose: Annotated[
+        bool, typer.Option("--verbose", "-v", help=N_("Also list the cases that pass."))
+    ] = False,
 ) -> None:
-    """Run conformance cases; report each failure and the rule ids covered and not covered."""
     from .files.conformance import case_files, coverage, run_case
     from .rulesets import find_ruleset
 
@@ -165,30 +187,41 @@ def conformance(
     for res in results:
         if res.failures:
             failed += 1
-            out.print(f"[red]FAIL[/] {res.path}", soft_wrap=True)
+            out.print(f"[red]{_('FAIL')}[/] {res.path}", soft_wrap=True)
             for f in res.failures:
                 out.print(f"     {f}", soft_wrap=True)
         elif verbose:
-            out.print(f"[green]ok[/]   {res.path}")
+            out.print(f"[green]{_('ok')}[/] {res.path}")
     rulesets = sorted({r.ruleset for r in results if r.ruleset})
     gaps = coverage(results, {rs: find_ruleset(rs).rule_ids() for rs in rulesets})
     for rs in rulesets:
         ids = find_ruleset(rs).rule_ids()
         missing = gaps[rs]
-        out.print(
-            _("{rs}: {n} of {total} rule ids covered").format(
-                rs=rs, n=len(ids) - len(missing), total=len(ids)
-            )
-            + (_("; not covered: {ids}").format(ids=", ".join(missing)) if missing else "")
-        )
-    out.print(f"{len(results) - failed} passed, {failed} failed")
+        covered = len(ids) - len(missing)
+        if missing:
+            line = ngettext(
+                "{rs}: {n} of {total} rule id covered; not covered: {ids}",
+                "{rs}: {n} of {total} rule ids covered; not covered: {ids}",
+                len(ids),
+            ).format(rs=rs, n=covered, total=len(ids), ids=", ".join(missing))
+        else:
+            line = ngettext(
+                "{rs}: all {total} rule id covered", "{rs}: all {total} rule ids covered", len(ids)
+            ).format(rs=rs, total=len(ids))
+        out.print(line)
+    out.print(
+        ngettext(
+            "{n} case: {passed} passed, {failed} failed",
+            "{n} cases: {passed} passed, {failed} failed",
+            len(results),
+        ).format(n=len(results), passed=len(results) - failed, failed=failed)
+    )
     if failed:
         raise typer.Exit(1)
 
 
-@app.command()
-def rules(ruleset: Annotated[str, typer.Argument(help="pf1, terza, lagornis, ...")]) -> None:
-    """List a ruleset's rules (with their ids) and its variant switches."""
+@app.command(help=N_("List a ruleset's rules (with their ids) and its variant switches."))
+def rules(ruleset: Annotated[str, typer.Argument(help=N_("pf1, terza, lagornis, ..."))]) -> None:
     from .rulesets import find_ruleset
 
     try:
@@ -210,9 +243,8 @@ def rules(ruleset: Annotated[str, typer.Argument(help="pf1, terza, lagornis, ...
         out.print(vt)
 
 
-@app.command()
-def schema(kind: Annotated[str, typer.Argument(help="encounter or case")]) -> None:
-    """Print the JSON Schema of an encounter or case file."""
+@app.command(help=N_("Print the JSON Schema of an encounter or case file."))
+def schema(kind: Annotated[str, typer.Argument(help=N_("encounter or case"))]) -> None:
     from .files.schema import json_schema
 
     if kind not in ("encounter", "case"):
@@ -228,7 +260,17 @@ for _package in ("tactica.server", "tactica.sim"):
 
 
 def main() -> None:
-    app()
+    """The ``tactica`` command: the language first (``--lang``, ``TACTICA_LANG``, the locale), so
+    that the help and Click's own messages are in it too."""
+    from .cli_language import lang_argument, localize
+
+    try:
+        set_language(lang_argument(sys.argv[1:]))
+    except EncounterError as exc:
+        raise SystemExit(_file_error(exc).exit_code) from None
+    command = typer.main.get_command(app)
+    localize(command)
+    command()
 
 
 if __name__ == "__main__":

@@ -1,37 +1,148 @@
-"""One translation function for every message a person reads.
+"""One translation function for every message a person reads, and the locale's numbers.
 
 Messages are written in English in the source and looked up in the gettext catalogs under
-``tactica/locale`` (domain ``tactica``). The language is chosen once per process with
-:func:`set_language` (the CLI's ``--lang``, ``TACTICA_LANG``, or the locale); without a catalog the
-English text is used as it is.
+``tactica/locale`` (domain ``tactica``, made with Babel: see docs/translating.md). The language is
+chosen by, first to last: the CLI's ``--lang`` (or a web page's switch, cookie and
+``Accept-Language``), ``TACTICA_LANG``, the locale (``LANGUAGE``, ``LC_ALL``, ``LC_MESSAGES``,
+``LANG``), then English.
+
+The current language lives in a context variable: the tracker serves each request in its reader's
+language while other requests run, and a CLI run sets it once with :func:`set_language`.
 """
 
 from __future__ import annotations
 
 import gettext
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import cache
 from pathlib import Path
+
+from babel.numbers import format_decimal
+
+from .engine.errors import EncounterError
 
 LOCALE_DIR = Path(__file__).parent / "locale"
 DOMAIN = "tactica"
+LANGUAGES: tuple[str, ...] = ("en", "fr", "it")
+"""The languages Tactica speaks, English (the source's) first."""
+DEFAULT = "en"
+LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 
-_translations: gettext.NullTranslations = gettext.NullTranslations()
+_current: ContextVar[str] = ContextVar("tactica_language", default=DEFAULT)
+
+
+@cache
+def catalog(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog of ``lang`` (English needs none: its messages are the source's)."""
+    if lang == DEFAULT:
+        return gettext.NullTranslations()
+    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+
+
+def supported(tag: str | None) -> str | None:
+    """The language of ``tag`` if Tactica speaks it: ``fr_FR.UTF-8``, ``fr-CA`` and ``FR`` are ``fr``."""
+    if not tag:
+        return None
+    base = tag.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].strip().lower()
+    return base if base in LANGUAGES else None
+
+
+def from_environment() -> str | None:
+    """The language ``TACTICA_LANG`` or the locale asks for, if Tactica speaks it.
+
+    ``LANGUAGE`` may list several (``it:fr``): the first spoken one wins. A locale Tactica does not
+    speak (``C``, ``de_DE``) is passed over, as gettext does.
+    """
+    for name in ("TACTICA_LANG", *LOCALE_VARIABLES):
+        value = os.environ.get(name, "")
+        for tag in value.split(":"):
+            found = supported(tag)
+            if found:
+                return found
+    return None
+
+
+def resolve(lang: str | None) -> str:
+    """The language to use for an explicit choice ``lang`` (or none): see the module's order.
+
+    An explicit language Tactica does not speak is an :class:`EncounterError` naming the choices.
+    """
+    if lang:
+        found = supported(lang)
+        if found is None:
+            raise EncounterError(
+                _("unknown language {lang!r}: choose one of {choices}").format(
+                    lang=lang, choices=", ".join(LANGUAGES)
+                )
+            )
+        return found
+    return from_environment() or DEFAULT
 
 
 def set_language(lang: str | None = None) -> str:
-    """Install the catalog for ``lang`` (or ``TACTICA_LANG``); return the language in use."""
-    global _translations
-    chosen = lang or os.environ.get("TACTICA_LANG") or ""
-    languages = [chosen] if chosen else None
-    _translations = gettext.translation(DOMAIN, LOCALE_DIR, languages=languages, fallback=True)
-    return chosen or "en"
+    """Use ``lang`` (resolved as :func:`resolve` does) from now on in this context; return it."""
+    chosen = resolve(lang)
+    _current.set(chosen)
+    return chosen
+
+
+def current() -> str:
+    """The language in use."""
+    return _current.get()
+
+
+@contextmanager
+def language(lang: str) -> Iterator[str]:
+    """Speak ``lang`` inside the block (a request of the tracker), then the language before."""
+    token = _current.set(supported(lang) or DEFAULT)
+    try:
+        yield _current.get()
+    finally:
+        _current.reset(token)
 
 
 def _(message: str) -> str:
     """Translate ``message`` into the current language."""
-    return _translations.gettext(message)
+    return catalog(_current.get()).gettext(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
     """Translate a message with a count, choosing the plural form of the current language."""
-    return _translations.ngettext(singular, plural, n)
+    return catalog(_current.get()).ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """Translate ``message`` in ``context`` (the rules' vocabulary: see :mod:`tactica.vocabulary`)."""
+    return catalog(_current.get()).pgettext(context, message)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for the catalogs without translating it now (a help text, a rule's line):
+    the code that shows it calls :func:`_` then."""
+    return message
+
+
+def NP_(context: str, message: str) -> str:
+    """:func:`N_` with a gettext context."""
+    return message
+
+
+def NN_(singular: str, plural: str) -> tuple[str, str]:
+    """:func:`N_` for a message with a plural (shown later with :func:`ngettext`)."""
+    return singular, plural
+
+
+# -- numbers -----------------------------------------------------------------------------------------
+def number(value: float) -> str:
+    """``value`` in the current language's format: a whole number as it is, others with two
+    decimals (``1.50`` in English, ``1,50`` in French and Italian)."""
+    pattern = "#,##0" if float(value).is_integer() else "#,##0.00"
+    return format_decimal(value, format=pattern, locale=_current.get())
+
+
+def metres(value: float) -> str:
+    """A distance in metres in the current language's format: ``1,50 m`` in French."""
+    return f"{number(value)} m"
