@@ -95,7 +95,7 @@ class TestLoading:
         a = fighter("a", "heroes", [0, 0])
         with pytest.raises(EncounterError, match="unknown variant"):
             load_encounter(encounter(a, variant={"lagornis.reaction_penalty": 3}))
-        with pytest.raises(EncounterError, match="must be a int"):
+        with pytest.raises(EncounterError, match="must be a whole number"):
             load_encounter(encounter(a, variant={"lagornis.reaction_penalty_base": "3"}))
         with pytest.raises(EncounterError, match="must be one of"):
             load_encounter(encounter(a, variant={"lagornis.fatigue.effect": "sleepy"}))

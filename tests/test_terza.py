@@ -101,9 +101,9 @@ class TestVariants:
         ("variant", "words"),
         [
             ({"terza.third_action.dsengage": True}, ["unknown variant", "terza.third_action.dsengage"]),
-            ({"terza.zoc.guarded_exempt": "yes"}, ["must be a bool"]),
-            ({"terza.defend.ac_bonus": True}, ["must be a int"]),
-            ({"terza.defend.ac_bonus": 2.5}, ["must be a int"]),
+            ({"terza.zoc.guarded_exempt": "yes"}, ["must be true or false"]),
+            ({"terza.defend.ac_bonus": True}, ["must be a whole number"]),
+            ({"terza.defend.ac_bonus": 2.5}, ["must be a whole number"]),
             ({"terza.press.mode": "chase"}, ["must be one of follow, deny"]),
         ],
     )

@@ -196,7 +196,7 @@ def test_while_a_decision_is_pending_everything_else_is_decision_pending(cmd: Js
     enc = opened_window(seed=2)
     exc = rejected(enc, cmd)
     assert exc.code == "decision_pending"
-    assert "orc" in exc.message and "opportunity_attack" in exc.message
+    assert "orc" in exc.message and "attack of opportunity" in exc.message  # the answers, as labels
 
 
 def test_the_answer_resumes_the_interrupted_command() -> None:

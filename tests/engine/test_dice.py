@@ -63,7 +63,7 @@ def test_forced_dice_running_out_is_dice_exhausted_with_a_clear_message() -> Non
     with pytest.raises(IllegalCommand) as info:
         d.roll(8)
     assert info.value.code == "dice_exhausted"
-    assert "all 1 used" in info.value.message and "d8" in info.value.message
+    assert "(1 used;" in info.value.message and "d8" in info.value.message
     assert d.position == 1  # nothing was consumed
 
 

@@ -53,7 +53,7 @@ combatants:
     assert err.where == "combatants[1].stats.bab"
     assert err.line == 13
     assert err.file.endswith("fight.yaml")
-    assert "integer" in err.message and "lots" in err.message
+    assert "whole number" in err.message and "lots" in err.message
     assert str(err).startswith(f"{err.file}:13: combatants[1].stats.bab: ")
 
 
@@ -130,7 +130,7 @@ def test_unknown_variant_and_wrong_variant_type(tmp_path: Path, duel: dict[str, 
     duel["variant"] = {"pf1.reach.second_diagonal": "yes"}
     [err] = errors_of(write(tmp_path, duel))
     assert err.where == "variant.pf1.reach.second_diagonal"
-    assert "bool" in err.message
+    assert "true or false" in err.message
 
 
 def test_unknown_ruleset_and_condition(tmp_path: Path, duel: dict[str, Any]) -> None:

@@ -73,10 +73,14 @@ class Command:
         return out
 
     @classmethod
-    def from_json(cls, data: Any, where: str = "command") -> Command:
-        """Build from a mapping; any missing, unknown or mistyped field is ``invalid_command``."""
+    def from_json(cls, data: Any, where: str | None = None) -> Command:
+        """Build from a mapping; any missing, unknown or mistyped field is ``invalid_command``.
+        ``where`` names the command in the messages (``script[3]``; by default "command")."""
         if isinstance(data, Command):
             return data
+        if where is None:
+            # Translators: names the command a message is about, as in "command: missing field 'actor'"
+            where = _("command")
         if not isinstance(data, Mapping):
             raise IllegalCommand("invalid_command", _("{w}: a command must be a mapping").format(w=where))
         unknown = [k for k in data if k not in _FIELDS]
@@ -124,10 +128,11 @@ _STR_LIST = {"targets", "metamagic", "order"}
 
 
 def _bad(where: str, field: str, expected: str, value: Any) -> IllegalCommand:
+    """``expected`` is already translated (``_("a whole number")``)."""
     return IllegalCommand(
         "invalid_command",
         _("{w}: field {f!r} must be {expected}, not {v!r}").format(
-            w=where, f=field, expected=_(expected), v=value
+            w=where, f=field, expected=expected, v=value
         ),
     )
 
@@ -139,43 +144,43 @@ def _square(v: Any, where: str, field: str) -> Square:
         and all(isinstance(c, int) and not isinstance(c, bool) for c in v)
     ):
         return (v[0], v[1])
-    raise _bad(where, field, "a square [x, y]", v)
+    raise _bad(where, field, _("a square [x, y]"), v)
 
 
 def _convert(k: str, v: Any, where: str) -> Any:
     if k in _STR:
         if not isinstance(v, str) or not v:
-            raise _bad(where, k, "a non-empty string", v)
+            raise _bad(where, k, _("a non-empty string"), v)
         return v
     if k in _STR_LIST:
         if isinstance(v, str) and k == "targets":
             return (v,)
         if not isinstance(v, (list, tuple)) or not all(isinstance(x, str) for x in v):
-            raise _bad(where, k, "a list of strings", v)
+            raise _bad(where, k, _("a list of strings"), v)
         return tuple(v)
     if k == "path":
         if not isinstance(v, (list, tuple)):
-            raise _bad(where, k, "a list of squares", v)
+            raise _bad(where, k, _("a list of squares"), v)
         return tuple(_square(s, where, f"{k}[{i}]") for i, s in enumerate(v))
     if k == "to":
         return _square(v, where, k)
     if k in ("defensively", "full_attack"):
         if not isinstance(v, bool):
-            raise _bad(where, k, "true or false", v)
+            raise _bad(where, k, _("true or false"), v)
         return v
     if k == "hp":
         if not isinstance(v, int) or isinstance(v, bool):
-            raise _bad(where, k, "a whole number", v)
+            raise _bad(where, k, _("a whole number"), v)
         return v
     if k == "amount":
         if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise _bad(where, k, "a number", v)
+            raise _bad(where, k, _("a number"), v)
         try:
             number = float(v)
         except OverflowError:
             number = math.inf
         if not math.isfinite(number):  # NaN would not even equal itself
-            raise _bad(where, k, "a finite number", v)
+            raise _bad(where, k, _("a finite number"), v)
         return number
     if k == "then":
         return Command.from_json(v, where=f"{where}.then")

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from ..i18n import _
+from ..vocabulary import label
 from .commands import Command
 from .dice import Dice, ForcedDice, SeededDice
 from .errors import IllegalCommand
@@ -186,7 +187,10 @@ class Encounter:
             if cmd.actor != w.actor or cmd.do not in w.choices:
                 raise IllegalCommand(
                     "decision_pending",
-                    _("{who} must first answer: {choices}").format(who=w.actor, choices=", ".join(w.choices)),
+                    _("{who} must first answer: {choices}").format(
+                        who=self.combatants[w.actor].name if w.actor in self.combatants else w.actor,
+                        choices=", ".join(label("action", choice) for choice in w.choices),
+                    ),
                 )
             rs.check_answer(self, w, cmd)
             assert self._step is not None
@@ -215,7 +219,9 @@ class Encounter:
                     )
                 raise IllegalCommand(
                     "not_allowed",
-                    _("{actor}: there is no decision to answer with {do}").format(actor=cmd.actor, do=cmd.do),
+                    _("{actor}: there is no decision to answer with {do}").format(
+                        actor=cmd.actor, do=label("action", cmd.do)
+                    ),
                 )
             if cmd.actor == GM and cmd.do in rs.actions:
                 raise IllegalCommand(
@@ -223,7 +229,10 @@ class Encounter:
                 )
             if cmd.actor != GM and cmd.do in rs.gm_actions:
                 raise IllegalCommand(
-                    "not_allowed", _("{actor}: only the GM may use {do}").format(actor=cmd.actor, do=cmd.do)
+                    "not_allowed",
+                    _("{actor}: only the GM may use {do}").format(
+                        actor=cmd.actor, do=label("action", cmd.do)
+                    ),
                 )
             raise IllegalCommand(
                 "unknown_action",
@@ -350,7 +359,7 @@ class Encounter:
 
 def _defeated(c: Combatant) -> IllegalCommand:
     return IllegalCommand(
-        "defeated", _("{actor} is {state} and cannot act").format(actor=c.name, state=_(c.state))
+        "defeated", _("{actor} is {state} and cannot act").format(actor=c.name, state=label("state", c.state))
     )
 
 

@@ -15,7 +15,7 @@ from typing import Protocol
 import d20
 import d20.diceast as ast
 
-from ..i18n import _
+from ..i18n import _, ngettext
 from .errors import EncounterError, IllegalCommand
 
 
@@ -57,9 +57,11 @@ class ForcedDice:
         if self.position >= len(self.faces):
             raise IllegalCommand(
                 "dice_exhausted",
-                _("the script's forced dice ran out (all {n} used; a d{sides} was needed)").format(
-                    n=len(self.faces), sides=sides
-                ),
+                ngettext(
+                    "the script's forced dice ran out ({n} used; a d{sides} was needed)",
+                    "the script's forced dice ran out (all {n} used; a d{sides} was needed)",
+                    len(self.faces),
+                ).format(n=len(self.faces), sides=sides),
             )
         face = self.faces[self.position]
         if not 1 <= face <= sides:
@@ -153,6 +155,10 @@ def compile_dice(text: str) -> DiceExpr:
     groups, const = _linear(tree, text)
     if sum(abs(count) for count, _sides in groups) > MAX_DICE:
         raise EncounterError(
-            _("dice expression {e!r}: more than {n} dice in one roll").format(e=text, n=MAX_DICE)
+            ngettext(
+                "dice expression {e!r}: more than {n} die in one roll",
+                "dice expression {e!r}: more than {n} dice in one roll",
+                MAX_DICE,
+            ).format(e=text, n=MAX_DICE)
         )
     return DiceExpr(text, tuple(groups), const)

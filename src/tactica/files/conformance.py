@@ -127,10 +127,12 @@ def run_case(path: Path) -> CaseResult:
     lines = list(replay(build(loaded), case_steps(loaded)))
     start, steps, final = lines[0], lines[1:-1], lines[-1]["final"]
     if case.expect_start is not None:
-        result.failures += check_block(case.expect_start, start, "start")
+        # Translators: the start of a case (before its first step), as in "start: missing event ..."
+        result.failures += check_block(case.expect_start, start, _("start"))
     for i, step in enumerate(case.script):
         if step.expect:
-            where = f"step {i} ({step.do.get('actor')} {step.do.get('do')})"
+            # Translators: a case's step, as in "step 3 (valeros move): missing event ..."
+            where = _("step {i} ({actor} {do})").format(i=i, actor=step.do.get("actor"), do=step.do.get("do"))
             result.failures += check_block(step.expect, steps[i], where)
     if case.expect_final is not None:
         result.failures += check_final(case.expect_final, final)

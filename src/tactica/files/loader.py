@@ -18,7 +18,7 @@ from pydantic import ValidationError
 
 from ..engine.errors import EncounterError, EncounterErrors
 from ..engine.state import CombatantSetup, MapSetup, Setup
-from ..i18n import _
+from ..i18n import N_, _, ngettext, number
 from ..rulesets import find_ruleset
 from ..rulesets.base import Ruleset
 from .models import CASE_KEYS, CaseModel, EncounterModel
@@ -109,16 +109,71 @@ def read_yaml(path: str | Path) -> tuple[Any, YamlLines]:
     return data, YamlLines(text)
 
 
+# pydantic's error types, in the reader's words (pydantic's own messages are English only)
+EXPECTED: dict[str, str] = {
+    "int_type": N_("expected a whole number"),
+    "int_parsing": N_("expected a whole number"),
+    "int_from_float": N_("expected a whole number"),
+    "float_type": N_("expected a number"),
+    "float_parsing": N_("expected a number"),
+    "finite_number": N_("expected a finite number"),
+    "bool_type": N_("expected true or false"),
+    "bool_parsing": N_("expected true or false"),
+    "string_type": N_("expected a string"),
+    "list_type": N_("expected a list"),
+    "tuple_type": N_("expected a list"),
+    "set_type": N_("expected a list"),
+    "dict_type": N_("expected a mapping"),
+    "model_type": N_("expected a mapping"),
+    "model_attributes_type": N_("expected a mapping"),
+}
+
+
+def _pydantic_message(err: Mapping[str, Any]) -> str:
+    """The message of one pydantic error in the current language (pydantic's English when the
+    type is a rare one)."""
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    if kind in EXPECTED:
+        return _(EXPECTED[kind])
+    if kind == "greater_than_equal":
+        return _("expected a number of at least {n}").format(n=_bound(ctx.get("ge")))
+    if kind == "greater_than":
+        return _("expected a number greater than {n}").format(n=_bound(ctx.get("gt")))
+    if kind == "less_than_equal":
+        return _("expected a number of at most {n}").format(n=_bound(ctx.get("le")))
+    if kind == "less_than":
+        return _("expected a number less than {n}").format(n=_bound(ctx.get("lt")))
+    if kind == "too_short" and isinstance(ctx.get("min_length"), int):
+        n = ctx["min_length"]
+        return ngettext("expected at least {n} item", "expected at least {n} items", n).format(n=n)
+    if kind == "too_long" and isinstance(ctx.get("max_length"), int):
+        n = ctx["max_length"]
+        return ngettext("expected at most {n} item", "expected at most {n} items", n).format(n=n)
+    if kind == "string_too_short" and isinstance(ctx.get("min_length"), int):
+        n = ctx["min_length"]
+        return ngettext("expected at least {n} character", "expected at least {n} characters", n).format(n=n)
+    if kind in ("literal_error", "enum") and isinstance(ctx.get("expected"), str):
+        choices = re.findall(r"'([^']*)'", ctx["expected"]) or [ctx["expected"]]
+        return _("expected one of {choices}").format(choices=", ".join(choices))
+    msg = str(err["msg"])
+    if msg.startswith("Value error, "):
+        msg = msg[len("Value error, ") :]  # our own validators' messages, translated when raised
+    return msg
+
+
+def _bound(v: Any) -> str:
+    return number(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
+
+
 def _describe(err: Mapping[str, Any]) -> str:
     kind = err["type"]
     if kind == "extra_forbidden":
         return _("unknown key (not part of the format)")
     if kind == "missing":
         return _("required, but missing")
-    msg = str(err["msg"])
-    if msg.startswith("Value error, "):
-        msg = msg[len("Value error, ") :]
-    if "input" in err and kind not in ("missing",):
+    msg = _pydantic_message(err)
+    if "input" in err:
         return _("{msg} (got {value!r})").format(msg=msg, value=err["input"])
     return msg
 

@@ -17,10 +17,19 @@ from ..engine.commands import COMMAND_FIELDS, Command
 from ..engine.errors import EncounterError, IllegalCommand
 from ..engine.grid import Square
 from ..engine.state import Combatant, CombatantSetup, Window
-from ..i18n import _
+from ..i18n import N_, _
 
 if TYPE_CHECKING:
     from ..engine.core import Encounter, Step
+
+
+TYPE_WORDS: dict[type, str] = {
+    bool: N_("true or false"),
+    int: N_("a whole number"),
+    float: N_("a number"),
+    str: N_("a string"),
+}
+"""What a variant of each type must be, for its error message."""
 
 
 @dataclass(frozen=True)
@@ -39,8 +48,8 @@ class Variant:
             value, ok = float(value), True
         if not ok:
             raise EncounterError(
-                _("variant {name} must be a {type}, not {value!r}").format(
-                    name=self.name, type=self.type.__name__, value=value
+                _("variant {name} must be {expected}, not {value!r}").format(
+                    name=self.name, expected=_(TYPE_WORDS.get(self.type, N_("a value"))), value=value
                 )
             )
         if self.choices is not None and value not in self.choices:
@@ -388,5 +397,6 @@ def back_off_shared_square(enc: Encounter, c: Combatant, start: Square, walked: 
 
 
 def illegal(code: str, message: str, **fmt: Any) -> IllegalCommand:
-    """An IllegalCommand with a translated, formatted message."""
-    return IllegalCommand(code, _(message).format(**fmt))
+    """An IllegalCommand with ``message`` (already translated: ``_("{a} cannot ...")``) formatted
+    with ``fmt``."""
+    return IllegalCommand(code, message.format(**fmt))

@@ -9,13 +9,14 @@ from pydantic import AfterValidator, BaseModel, ConfigDict
 
 from ..engine.dice import compile_dice
 from ..engine.errors import EncounterError
+from ..i18n import _
 
 ID_RE = re.compile(r"^[a-z0-9_-]+$")
 
 
 def _check_id(v: str) -> str:
     if not ID_RE.match(v):
-        raise ValueError("an id may only hold a-z, 0-9, _ and -")
+        raise ValueError(_("an id may only hold a-z, 0-9, _ and -"))
     return v
 
 
@@ -38,11 +39,12 @@ class Model(BaseModel):
 
 
 def unique_ids(items: list[BaseModel], what: str) -> None:
+    """Each of ``items`` (the list under the stats key ``what``: ``weapons``) has its own id."""
     seen: set[str] = set()
     for item in items:
         ident = getattr(item, "id")  # noqa: B009 - every item model has an id
         if ident in seen:
-            raise ValueError(f"two {what} have the id {ident!r}")
+            raise ValueError(_("two entries of {key} have the id {ident!r}").format(key=what, ident=ident))
         seen.add(ident)
 
 

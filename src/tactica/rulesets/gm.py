@@ -8,6 +8,8 @@ from ..engine import events as ev
 from ..engine.commands import Command
 from ..engine.grid import BLOCKED, fmt_square
 from ..engine.state import Combatant
+from ..i18n import _
+from ..vocabulary import label
 from .base import Action, illegal
 
 if TYPE_CHECKING:
@@ -18,7 +20,7 @@ def target_of(enc: Encounter, cmd: Command) -> Combatant:
     """The combatant ``cmd.target`` names (``unknown_combatant`` if none)."""
     t = enc.combatants.get(cmd.target or "")
     if t is None:
-        raise illegal("unknown_combatant", "there is no combatant {t!r}", t=cmd.target)
+        raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=cmd.target)
     return t
 
 
@@ -40,7 +42,7 @@ def _check_condition(enc: Encounter, _gm: Any, cmd: Command) -> Combatant:
     if cmd.condition not in enc.ruleset.conditions:
         raise illegal(
             "invalid_command",
-            "{c!r} is not a condition of {rs} (known: {known})",
+            _("{c!r} is not a condition of {rs} (known: {known})"),
             c=cmd.condition,
             rs=enc.ruleset.name,
             known=", ".join(sorted(enc.ruleset.conditions)),
@@ -48,14 +50,14 @@ def _check_condition(enc: Encounter, _gm: Any, cmd: Command) -> Combatant:
     if cmd.condition in enc.ruleset.engine_conditions:
         raise illegal(
             "not_allowed",
-            "{c} follows from the rules and cannot be set by hand (for a spell: abandon_spell)",
-            c=cmd.condition,
+            _("{c} follows from the rules and cannot be set by hand (for a spell: abandon_spell)"),
+            c=label("condition", cmd.condition),
         )
     present = cmd.condition in t.conditions
     if cmd.do == "add_condition" and present:
-        raise illegal("not_allowed", "{t} is already {c}", t=t.name, c=cmd.condition)
+        raise illegal("not_allowed", _("{t} is already {c}"), t=t.name, c=label("condition", cmd.condition))
     if cmd.do == "remove_condition" and not present:
-        raise illegal("not_allowed", "{t} is not {c}", t=t.name, c=cmd.condition)
+        raise illegal("not_allowed", _("{t} is not {c}"), t=t.name, c=label("condition", cmd.condition))
     return t
 
 
@@ -76,10 +78,10 @@ def _check_move_to(enc: Encounter, _gm: Any, cmd: Command) -> Combatant:
     to = cmd.to
     assert to is not None
     if not enc.grid.inside(to) or enc.grid.kind(to) == BLOCKED:
-        raise illegal("bad_path", "{sq} is off the map or a wall", sq=fmt_square(to))
+        raise illegal("bad_path", _("{sq} is off the map or a wall"), sq=fmt_square(to))
     other = enc.occupied.get(to)
     if other is not None and other is not t:
-        raise illegal("bad_path", "{sq} is occupied by {o}", sq=fmt_square(to), o=other.name)
+        raise illegal("bad_path", _("{sq} is occupied by {o}"), sq=fmt_square(to), o=other.name)
     return t
 
 
@@ -97,7 +99,7 @@ def _check_set_initiative(enc: Encounter, _gm: Any, cmd: Command) -> list[Combat
     if sorted(order) != sorted(ids):
         raise illegal(
             "invalid_command",
-            "set_initiative needs every combatant exactly once (have: {ids})",
+            _("set_initiative needs every combatant exactly once (have: {ids})"),
             ids=", ".join(sorted(ids)),
         )
     return [enc.combatants[i] for i in order]

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant, CombatantSetup, Window
+from ...i18n import N_
 from ..base import Action, Ruleset, Variant, module_action
 from ..gm import GM_ACTIONS
 from . import actions, casting, hold, movement
@@ -35,70 +36,80 @@ VARIANTS: tuple[Variant, ...] = (
         "lagornis.reaction_penalty_base",
         int,
         3,
-        "R-LG-REA-3: the fixed part of the penalty of a reaction beyond the free ones (the seed's 3 of 3+X)",
+        N_(
+            "R-LG-REA-3: the fixed part of the penalty of a reaction beyond the free ones (the seed's 3 of 3+X)"
+        ),
     ),
     Variant(
         "lagornis.reaction_penalty_first_x",
         int,
         1,
-        "R-LG-REA-3: the X of the first extra reaction (1: -4, -5, ...; 0: -3, -4, ...)",
+        N_("R-LG-REA-3: the X of the first extra reaction (1: -4, -5, ...; 0: -3, -4, ...)"),
     ),
     Variant(
         "lagornis.cast.full_action_worth",
         float,
         1.0,
-        "R-LG-CAST-4: what the full action puts into an incantation (1.5 makes the seed's 2nd example work)",
+        N_(
+            "R-LG-CAST-4: what the full action puts into an incantation (1.5 makes the seed's 2nd example work)"
+        ),
     ),
     Variant(
         "lagornis.defense.passive_default",
         int,
         10,
-        "the passive defence when stats give no defense (what an unanswered attack must reach)",
+        N_("the passive defence when stats give no defense (what an unanswered attack must reach)"),
     ),
     Variant(
         "lagornis.course.metres_per_rank",
         float,
         2.0,
-        "R-LG-MOV-1: metres of movement per rank of the course (running) skill",
+        N_("R-LG-MOV-1: metres of movement per rank of the course (running) skill"),
     ),
     Variant(
         "lagornis.dodge.tokens_per_fight",
         int,
         2,
-        "R-LG-REA-5: dodge tokens a combatant starts the fight with when its stats give none",
+        N_("R-LG-REA-5: dodge tokens a combatant starts the fight with when its stats give none"),
     ),
     Variant(
         "lagornis.fatigue.effect",
         str,
         "none",
-        "what fatigue does: none; roll_penalty (-1 a point on every d20 roll); dodge_penalty (dodges only)",
+        N_(
+            "what fatigue does: none; roll_penalty (-1 a point on every d20 roll); dodge_penalty (dodges only)"
+        ),
         ("none", "roll_penalty", "dodge_penalty"),
     ),
     Variant(
         "lagornis.reaction.ties",
         str,
         "attacker",
-        "R-LG-REA-4: who wins an opposed roll that ties (attacker: the reaction must be greater)",
+        N_("R-LG-REA-4: who wins an opposed roll that ties (attacker: the reaction must be greater)"),
         ("attacker", "defender"),
     ),
     Variant(
         "lagornis.reaction.failed_reaction",
         str,
         "as_unanswered",
-        "R-LG-REA-4: a failed dodge or parry: as_unanswered (the attack must still reach defense) or hits",
+        N_(
+            "R-LG-REA-4: a failed dodge or parry: as_unanswered (the attack must still reach defense) or hits"
+        ),
         ("as_unanswered", "hits"),
     ),
     Variant(
         "lagornis.attack.hit_on_equal",
         bool,
         True,
-        "R-LG-ATK-2: an unanswered attack hits when its total equals the defense (false: it must exceed it)",
+        N_(
+            "R-LG-ATK-2: an unanswered attack hits when its total equals the defense (false: it must exceed it)"
+        ),
     ),
     Variant(
         "lagornis.surprise.surprised_react",
         bool,
         False,
-        "R-LG-INIT-3: whether surprised combatants may react or take opportunities in the surprise round",
+        N_("R-LG-INIT-3: whether surprised combatants may react or take opportunities in the surprise round"),
     ),
 )
 
@@ -122,7 +133,7 @@ ACTIONS: dict[str, Action] = {
 
 class Lagornis(Ruleset):
     name = "lagornis"
-    title = "Lagornis combat system"
+    title = N_("Lagornis combat system")
     rules = RULES
     variants = VARIANTS
     conditions = frozenset({"off_balance"})

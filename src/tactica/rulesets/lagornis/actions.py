@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant
+from ...i18n import _
 from ..base import illegal
 from ..gm import target_of
 from .combat import Flow, reaches, strike, usable_weapons, weapon_of, weapon_strike
@@ -61,14 +62,14 @@ class AttackPlan:
 def plan_attack(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) -> AttackPlan:
     t = target_of(enc, cmd)
     if t is c:
-        raise illegal("not_allowed", "{a} cannot attack itself", a=c.name)
+        raise illegal("not_allowed", _("{a} cannot attack itself"), a=c.name)
     if enc.ruleset.is_defeated(t):
-        raise illegal("not_allowed", "{t} is already out of the fight", t=t.name)
+        raise illegal("not_allowed", _("{t} is already out of the fight"), t=t.name)
     w = weapon_of(c, cmd.weapon, "attack")
     # R-LG-ATK-1: an attack costs 1 action, the whole full action
     pay = checked_payment(enc, c, None if held else full_action(c))
     if not reaches(enc, w, c, t):
-        raise illegal("out_of_reach", "{t} is out of reach of {a}'s {w}", t=t.name, a=c.name, w=w.id)
+        raise illegal("out_of_reach", _("{t} is out of reach of {a}'s {w}"), t=t.name, a=c.name, w=w.id)
     return AttackPlan(t, w, pay)
 
 
@@ -92,11 +93,11 @@ def attack_candidates(enc: Encounter, c: Combatant) -> Iterator[Command]:
 def plan_extended_defense(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) -> Payment | None:
     d = data(c)
     if d.extended:
-        raise illegal("not_allowed", "{a} is already in extended defence this round", a=c.name)
+        raise illegal("not_allowed", _("{a} is already in extended defence this round"), a=c.name)
     if not (d.p.skill("defense") > 0 or any(d.p.skill(w.category) > 0 for w in usable_weapons(c))):
         raise illegal(
             "not_allowed",
-            "{a} needs a defense skill rank or a mastery of one of its weapons for extended defence",
+            _("{a} needs a defense skill rank or a mastery of one of its weapons for extended defence"),
             a=c.name,
         )
     return checked_payment(enc, c, None if held else full_action(c))

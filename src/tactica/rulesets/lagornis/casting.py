@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant
+from ...i18n import _, number
 from ..base import illegal
 from .actions import announce, checked_payment
 from .combat import Flow, Mods, Strike, strike
@@ -35,11 +36,11 @@ class CastPlan:
 def spell_targets(enc: Encounter, c: Combatant, spell: Spell, cmd: Command) -> tuple[Combatant, ...]:
     names = [*(cmd.targets or ()), *((cmd.target,) if cmd.target else ())]
     if len(set(names)) != len(names):
-        raise illegal("invalid_command", "{a}: a target is named twice", a=c.name)
+        raise illegal("invalid_command", _("{a}: a target is named twice"), a=c.name)
     if len(names) > 1 and not spell.area:
         raise illegal(
             "not_allowed",
-            "{a}: only an area spell takes several targets ({s} is not one)",
+            _("{a}: only an area spell takes several targets ({s} is not one)"),
             a=c.name,
             s=spell.id,
         )
@@ -47,23 +48,23 @@ def spell_targets(enc: Encounter, c: Combatant, spell: Spell, cmd: Command) -> t
     for name in names:
         t = enc.combatants.get(name)
         if t is None:
-            raise illegal("unknown_combatant", "there is no combatant {t!r}", t=name)
+            raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=name)
         if enc.ruleset.is_defeated(t):
-            raise illegal("not_allowed", "{t} is already out of the fight", t=t.name)
+            raise illegal("not_allowed", _("{t} is already out of the fight"), t=t.name)
         if spell.damage is not None and t is c:
-            raise illegal("not_allowed", "{a} cannot attack itself", a=c.name)
+            raise illegal("not_allowed", _("{a} cannot attack itself"), a=c.name)
         if spell.range_m is not None and enc.grid.distance_m(c.pos, t.pos) > spell.range_m + EPS:
-            raise illegal("out_of_reach", "{t} is beyond the range of {s}", t=t.name, s=spell.id)
+            raise illegal("out_of_reach", _("{t} is beyond the range of {s}"), t=t.name, s=spell.id)
         out.append(t)
     if spell.damage is not None and not out:
-        raise illegal("invalid_command", "{a}: {s} needs a target", a=c.name, s=spell.id)
+        raise illegal("invalid_command", _("{a}: {s} needs a target"), a=c.name, s=spell.id)
     return tuple(out)
 
 
 def known_spell(c: Combatant, sid: str | None) -> Spell:
     spell = data(c).p.spells.get(sid or "")
     if spell is None:
-        raise illegal("invalid_command", "{a} has no spell {s!r}", a=c.name, s=sid)
+        raise illegal("invalid_command", _("{a} has no spell {s!r}"), a=c.name, s=sid)
     return spell
 
 
@@ -90,7 +91,7 @@ def incantation_payment(enc: Encounter, c: Combatant, cmd: Command, need: float)
         if b <= d.bonus + EPS and f + b > EPS
     ]
     if not options:
-        raise no_budget(c, "action to incant with")
+        raise no_budget(c, "incant")
     full_first = cmd.pay in ("full", "half")
 
     def preference(p: Payment) -> tuple[float, int, float]:
@@ -101,17 +102,17 @@ def incantation_payment(enc: Encounter, c: Combatant, cmd: Command, need: float)
         return covering[0] if covering else max(options, key=lambda p: p.spent)
     amount = cmd.amount
     if amount <= 0 or abs(amount * 2 - round(amount * 2)) > EPS:
-        raise illegal("invalid_command", "{a}: amount is counted in half actions (0.5, 1, 1.5)", a=c.name)
+        raise illegal("invalid_command", _("{a}: amount is counted in half actions (0.5, 1, 1.5)"), a=c.name)
     matching = sorted((p for p in options if abs(p.spent - amount) < EPS), key=preference)
     if not matching:
-        raise no_budget(c, f"{fmt(amount)} action to incant with")
+        raise no_budget(c, "incant_amount", n=number(fmt(amount)))
     if covering and amount > covering[0].spent + EPS:
         raise illegal(
             "not_allowed",
-            "{a}: {s} needs only {n} more action",
+            _("{a}: {s} needs only {n} more action"),
             a=c.name,
             s=cmd.spell,
-            n=fmt(covering[0].spent),
+            n=number(fmt(covering[0].spent)),
         )
     return matching[0]
 
@@ -126,14 +127,16 @@ def plan_cast(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) ->
         if inc.spell.id != spell.id or held:
             raise illegal(
                 "casting",
-                "{a} is incanting {s}: continue it (cast {s}) or abandon_spell first",
+                _("{a} is incanting {s}: continue it (cast {s}) or abandon_spell first"),
                 a=c.name,
                 s=inc.spell.id,
             )
         if (cmd.target is not None or cmd.targets is not None) and spell_targets(enc, c, spell, cmd) != tuple(
             enc.combatants[t] for t in inc.targets
         ):
-            raise illegal("not_allowed", "{a}: {s} keeps the targets it was begun on", a=c.name, s=spell.id)
+            raise illegal(
+                "not_allowed", _("{a}: {s} keeps the targets it was begun on"), a=c.name, s=spell.id
+            )
         targets = tuple(enc.combatants[t] for t in inc.targets)
         pay = incantation_payment(enc, c, cmd, spell.cost - inc.progress)
         return CastPlan(spell, targets, pay, contribution(enc, pay), True)
@@ -142,7 +145,11 @@ def plan_cast(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) ->
         # R-LG-CAST-1: cast like an action of its cost
         if cmd.amount is not None and abs(cmd.amount - spell.cost) > EPS:
             raise illegal(
-                "invalid_command", "{a}: {s} costs {n} action", a=c.name, s=spell.id, n=fmt(spell.cost)
+                "invalid_command",
+                _("{a}: {s} costs {n} action"),
+                a=c.name,
+                s=spell.id,
+                n=number(fmt(spell.cost)),
             )
         if held:
             return CastPlan(spell, targets, None, 0.0, False)
@@ -150,7 +157,7 @@ def plan_cast(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) ->
         return CastPlan(spell, targets, checked_payment(enc, c, pay), 0.0, False)
     if held:
         raise illegal(
-            "not_allowed", "{a}: {s} is incanted over turns and cannot be held", a=c.name, s=spell.id
+            "not_allowed", _("{a}: {s} is incanted over turns and cannot be held"), a=c.name, s=spell.id
         )
     pay = incantation_payment(enc, c, cmd, spell.cost)
     return CastPlan(spell, targets, pay, contribution(enc, pay), True)
@@ -235,7 +242,7 @@ def lose_incantation(enc: Encounter, c: Combatant, reason: str) -> None:
 
 def check_abandon_spell(enc: Encounter, c: Combatant, cmd: Command) -> None:
     if data(c).incantation is None:
-        raise illegal("not_allowed", "{a} is not incanting anything", a=c.name)
+        raise illegal("not_allowed", _("{a} is not incanting anything"), a=c.name)
 
 
 def run_abandon_spell(enc: Encounter, c: Combatant, cmd: Command, plan: None) -> Flow:
@@ -257,13 +264,13 @@ def plan_advanced_defence(enc: Encounter, r: Combatant, cmd: Command, attacker: 
     if abs(spell.cost - 0.5) > EPS:
         raise illegal(
             "not_allowed",
-            "{a}: only a 0.5-action spell can be an advanced defence ({s} costs {n})",
+            _("{a}: only a 0.5-action spell can be an advanced defence ({s} costs {n})"),
             a=r.name,
             s=spell.id,
-            n=fmt(spell.cost),
+            n=number(fmt(spell.cost)),
         )
     if data(r).incantation is not None:
-        raise illegal("casting", "{a} is incanting and cannot cast another spell", a=r.name)
+        raise illegal("casting", _("{a} is incanting and cannot cast another spell"), a=r.name)
     aimed = cmd if cmd.target is not None else dataclasses.replace(cmd, target=attacker.id)
     targets = spell_targets(enc, r, spell, aimed)
     return CastPlan(spell, targets, half_action(r, cmd.pay), 0.0, False)

@@ -12,6 +12,7 @@ from ...engine.commands import Command
 from ...engine.dice import DiceExpr
 from ...engine.grid import chebyshev
 from ...engine.state import Combatant, Window
+from ...i18n import _
 from ..base import illegal
 from .economy import acts_out_of_turn, check_fields, fatigue_penalty, take_reaction
 from .state import EPS, data
@@ -70,13 +71,17 @@ def weapon_of(c: Combatant, wid: str | None, use: str) -> Weapon:
     if wid is None:
         usable = usable_weapons(c)
         if not usable:
-            raise illegal("not_allowed", "{a} has no weapon it can {use} with", a=c.name, use=use)
+            if use == "parry":
+                raise illegal("not_allowed", _("{a} has no weapon it can parry with"), a=c.name)
+            raise illegal("not_allowed", _("{a} has no weapon it can attack with"), a=c.name)
         return usable[0]
     w = d.p.weapons.get(wid)
     if w is None:
-        raise illegal("invalid_command", "{a} has no weapon {w!r}", a=c.name, w=wid)
+        raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=c.name, w=wid)
     if d.broken(wid):
-        raise illegal("not_allowed", "{a}'s {w} is broken: it can neither attack nor parry", a=c.name, w=wid)
+        raise illegal(
+            "not_allowed", _("{a}'s {w} is broken: it can neither attack nor parry"), a=c.name, w=wid
+        )
     return w
 
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant
+from ...i18n import N_, _, number
 from ..base import illegal
 from .state import EPS, LagornisData, data
 
@@ -50,17 +51,28 @@ def fmt(x: float) -> int | float:
 
 
 def used(d: LagornisData) -> str:
-    return f"full {fmt(d.full)}, bonus {fmt(d.bonus)}"
-
-
-def no_budget(c: Combatant, what: str) -> Exception:
-    return illegal(
-        "no_budget",
-        "{a} has no {what} left this round ({left} left)",
-        a=c.name,
-        what=what,
-        left=used(data(c)),
+    """What is left of the round's economy, for a person (``full action 0.5, bonus action 0``)."""
+    # Translators: what is left of a combatant's actions this round, in action units (0.5, 1)
+    return _("full action {full}, bonus action {bonus}").format(
+        full=number(fmt(d.full)), bonus=number(fmt(d.bonus))
     )
+
+
+NO_BUDGET: dict[str, str] = {
+    "full": N_("{a} has no full action left this round ({left} left)"),
+    "half": N_("{a} has no half action left this round ({left} left)"),
+    "bonus": N_("{a} has no bonus action left this round ({left} left)"),
+    "movement": N_("{a} has no movement left this round ({left} left)"),
+    "incant": N_("{a} has no action to incant with left this round ({left} left)"),
+    # Translators: {n} is an amount of actions (0.5, 1, 1.5)
+    "incant_amount": N_("{a} has no {n} action to incant with left this round ({left} left)"),
+}
+"""The refusal for each thing that can run out, whole sentences (French and Italian elide and agree)."""
+
+
+def no_budget(c: Combatant, what: str, **values: str) -> Exception:
+    """``no_budget`` for ``what`` (a key of :data:`NO_BUDGET`); ``values`` fill its other placeholders."""
+    return illegal("no_budget", _(NO_BUDGET[what]), a=c.name, left=used(data(c)), **values)
 
 
 def check_fields(cmd: Command, allowed: Iterable[str]) -> None:
@@ -68,14 +80,21 @@ def check_fields(cmd: Command, allowed: Iterable[str]) -> None:
     extra = [f for f in cmd.given() if f not in ("actor", "do", *allowed)]
     if extra:
         raise illegal(
-            "invalid_command", "{a}: {do} does not take the field {f!r}", a=cmd.actor, do=cmd.do, f=extra[0]
+            "invalid_command",
+            _("{a}: {do} does not take the field {f!r}"),
+            a=cmd.actor,
+            do=cmd.do,
+            f=extra[0],
         )
 
 
 def check_pay_field(c: Combatant, pay: str | None) -> None:
     if pay is not None and pay not in PAY_CHOICES:
         raise illegal(
-            "invalid_command", "{a}: pay must be one of {choices}", a=c.name, choices=", ".join(PAY_CHOICES)
+            "invalid_command",
+            _("{a}: pay must be one of {choices}"),
+            a=c.name,
+            choices=", ".join(PAY_CHOICES),
         )
 
 
@@ -83,7 +102,7 @@ def full_action(c: Combatant) -> Payment:
     """R-LG-ECO-3: a 1-action use needs the whole full action (the bonus pays only what costs less
     or more than one action)."""
     if data(c).full < 1 - EPS:
-        raise no_budget(c, "full action")
+        raise no_budget(c, "full")
     return Payment(full=1.0)
 
 
@@ -98,13 +117,13 @@ def half_action(c: Combatant, pay: str | None) -> Payment:
             return Payment(bonus=0.5)
         if slot == "full" and d.full > EPS:
             return Payment(full=0.5)
-    raise no_budget(c, "half action")
+    raise no_budget(c, "half")
 
 
 def bonus_action(c: Combatant) -> Payment:
     """R-LG-ECO-5: only the bonus action itself buys a bonus reaction or movement."""
     if data(c).bonus < 0.5 - EPS:
-        raise no_budget(c, "bonus action")
+        raise no_budget(c, "bonus")
     return Payment(bonus=0.5)
 
 
@@ -127,7 +146,10 @@ def check_incantation_kept(enc: Encounter, c: Combatant, pay: Payment | None) ->
     if d.full - pay.full + d.bonus - pay.bonus < EPS:
         raise illegal(
             "casting",
-            "{a} is incanting {s} and needs its remaining action to go on (cast it, or abandon_spell first)",
+            _(
+                "{a} is incanting {s} and needs its remaining action to go on "
+                "(cast it, or abandon_spell first)"
+            ),
             a=c.name,
             s=d.incantation.spell.id,
         )

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 from ...engine.commands import Command, Square
 from ...engine.errors import IllegalCommand
 from ...engine.state import Combatant, Window
+from ...i18n import _
+from ...vocabulary import label
 from ..base import illegal
 from .economy import Payment, acts_out_of_turn, check_fields, check_incantation_kept, full_action
 from .state import EPS, Held, data
@@ -51,15 +53,21 @@ class HoldPlan:
 def check_hold(enc: Encounter, c: Combatant, cmd: Command) -> HoldPlan:
     assert cmd.then is not None and cmd.trigger is not None
     if cmd.trigger not in TRIGGERS:
-        raise illegal("invalid_command", "{a}: trigger must be one of {t}", a=c.name, t=", ".join(TRIGGERS))
+        raise illegal(
+            "invalid_command", _("{a}: trigger must be one of {t}"), a=c.name, t=", ".join(TRIGGERS)
+        )
     if cmd.by is not None and cmd.by not in enc.combatants:
-        raise illegal("unknown_combatant", "there is no combatant {t!r}", t=cmd.by)
+        raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=cmd.by)
     then = cmd.then
     if then.actor != c.id:
-        raise illegal("invalid_command", "{a}: the held command (then) must be {a}'s own", a=c.name)
+        raise illegal("invalid_command", _("{a}: the held command (then) must be {a}'s own"), a=c.name)
     if then.do not in HOLDABLE:
         raise illegal(
-            "not_allowed", "{a} cannot hold {do} (holdable: {h})", a=c.name, do=then.do, h=", ".join(HOLDABLE)
+            "not_allowed",
+            _("{a} cannot hold {do} (holdable: {h})"),
+            a=c.name,
+            do=label("action", then.do),
+            h=", ".join(label("action", h) for h in HOLDABLE),
         )
     check_fields(then, enc.ruleset.actions[then.do].fields)
     pay = full_action(c)  # R-LG-HOLD-1: the full action is spent now
@@ -75,17 +83,17 @@ def check_held_command(enc: Encounter, c: Combatant, then: Command) -> None:
     if then.do == "attack":
         weapon_of(c, then.weapon, "attack")
         if then.target is not None and then.target not in enc.combatants:
-            raise illegal("unknown_combatant", "there is no combatant {t!r}", t=then.target)
+            raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=then.target)
     elif then.do == "cast":
         spell = data(c).p.spells.get(then.spell or "")
         if spell is None:
-            raise illegal("invalid_command", "{a} has no spell {s!r}", a=c.name, s=then.spell)
+            raise illegal("invalid_command", _("{a} has no spell {s!r}"), a=c.name, s=then.spell)
         if spell.cost > 1 + EPS:
             raise illegal(
-                "not_allowed", "{a}: {s} is incanted over turns and cannot be held", a=c.name, s=spell.id
+                "not_allowed", _("{a}: {s} is incanted over turns and cannot be held"), a=c.name, s=spell.id
             )
     elif then.do == "move" and not then.path:
-        raise illegal("invalid_command", "{a}: move needs 'path'", a=c.name)
+        raise illegal("invalid_command", _("{a}: move needs 'path'"), a=c.name)
 
 
 def run_hold(enc: Encounter, c: Combatant, cmd: Command, plan: HoldPlan) -> Flow:

@@ -10,10 +10,11 @@ from ...engine import events as ev
 from ...engine.commands import Command, Square
 from ...engine.grid import chebyshev, fmt_square
 from ...engine.state import Combatant, Window
+from ...i18n import _, metres
 from ..base import back_off_shared_square, illegal
 from .actions import announce, checked_payment
 from .combat import Flow, reaches, strike, usable_weapons, weapon_of, weapon_strike
-from .economy import Payment, acts_out_of_turn, check_fields, fmt, half_action, no_budget
+from .economy import Payment, acts_out_of_turn, check_fields, half_action, no_budget
 from .hold import movement_triggers
 from .state import EPS, data
 
@@ -61,24 +62,28 @@ def plan_move(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) ->
             continue
         if other.side != c.side and not enc.ruleset.is_defeated(other):
             raise illegal(
-                "bad_path", "{a}: the path goes through {o} at {sq}", a=c.name, o=other.name, sq=fmt_square(s)
-            )
-        if i == last:
-            raise illegal(
                 "bad_path",
-                "{a}: the path ends on {o}'s square {sq}",
+                _("{a}: the path goes through {o} at {sq}"),
                 a=c.name,
                 o=other.name,
                 sq=fmt_square(s),
             )
-    metres = enc.grid.metres(sum(units))
-    if metres > d.movement_m + EPS:
+        if i == last:
+            raise illegal(
+                "bad_path",
+                _("{a}: the path ends on {o}'s square {sq}"),
+                a=c.name,
+                o=other.name,
+                sq=fmt_square(s),
+            )
+    cost = enc.grid.metres(sum(units))
+    if cost > d.movement_m + EPS:
         raise illegal(
             "bad_path",
-            "{a}: that path costs {cost} m, more than the {left} m of movement left",
+            _("{a}: that path costs {cost}, more than the {left} of movement left"),
             a=c.name,
-            cost=fmt(metres),
-            left=fmt(d.movement_m),
+            cost=metres(cost),
+            left=metres(d.movement_m),
         )
     return Walk(cmd.path, units, diagonal, held)
 
@@ -193,11 +198,11 @@ def check_opportunity_answer(enc: Encounter, ctx: OpportunityCtx, cmd: Command) 
         return
     if cmd.target is not None and cmd.target != ctx.provoker:
         raise illegal(
-            "not_allowed", "{a} may only strike {p} with this opportunity", a=e.name, p=ctx.provoker
+            "not_allowed", _("{a} may only strike {p} with this opportunity"), a=e.name, p=ctx.provoker
         )
     w = weapon_of(e, cmd.weapon, "attack")
     if not reaches(enc, w, e, enc.combatants[ctx.provoker]):
-        raise illegal("out_of_reach", "{p} is out of reach of {a}'s {w}", p=ctx.provoker, a=e.name, w=w.id)
+        raise illegal("out_of_reach", _("{p} is out of reach of {a}'s {w}"), p=ctx.provoker, a=e.name, w=w.id)
 
 
 def opportunity_candidates(enc: Encounter, window: Window, ctx: OpportunityCtx) -> Iterator[Command]:
@@ -210,7 +215,7 @@ def opportunity_candidates(enc: Encounter, window: Window, ctx: OpportunityCtx) 
 # -- disengage (R-LG-OPP-2) ---------------------------------------------------------------------------
 def plan_disengage(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) -> Payment | None:
     if data(c).disengaged:
-        raise illegal("not_allowed", "{a} has already disengaged this turn", a=c.name)
+        raise illegal("not_allowed", _("{a} has already disengaged this turn"), a=c.name)
     # the seed's "action simple": a 0.5 action
     return checked_payment(enc, c, None if held else half_action(c, cmd.pay))
 

@@ -9,6 +9,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, field_validator, model_validator
 
 from ...engine.dice import DiceExpr, compile_dice
+from ...i18n import _
 from ..common import DiceText, Id, Model, unique_ids
 
 CATEGORIES = ("light", "heavy", "polearm", "improvised", "shield")
@@ -43,7 +44,7 @@ class SpellModel(Model):
     @classmethod
     def _halves(cls, v: float) -> float:
         if abs(v * 2 - round(v * 2)) > 1e-9:
-            raise ValueError("a spell's cost is counted in half actions (0.5, 1, 1.5, 2, ...)")
+            raise ValueError(_("a spell's cost is counted in half actions (0.5, 1, 1.5, 2, ...)"))
         return v
 
 

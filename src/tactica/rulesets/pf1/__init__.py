@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant, CombatantSetup, Window
+from ...i18n import N_, _
+from ...vocabulary import label
 from ..base import Action, Ruleset, Variant, illegal, module_action
 from ..gm import GM_ACTIONS
 from . import attacks, casting, movement
@@ -41,7 +43,12 @@ def _end_turn_candidates(enc: Encounter, c: Combatant) -> Iterator[Command]:
 def _check_answer_without_window(enc: Encounter, c: Combatant, cmd: Command) -> None:
     # Only reached on the actor's own turn: out of turn the engine answers not_your_turn, as
     # format.md section 7 asks ("may not act now, and has no reaction window open").
-    raise illegal("not_allowed", "{a}: there is no decision to answer with {do}", a=c.name, do=cmd.do)
+    raise illegal(
+        "not_allowed",
+        _("{a}: there is no decision to answer with {do}"),
+        a=c.name,
+        do=label("action", cmd.do),
+    )
 
 
 def _run_answer_without_window(enc: Encounter, c: Combatant, cmd: Command, plan: None) -> Step:
@@ -95,14 +102,14 @@ CONDITIONS = frozenset(
 
 class Pf1(Ruleset):
     name = "pf1"
-    title = "Pathfinder 1e full-round actions"
+    title = N_("Pathfinder 1e full-round actions")
     rules = RULES
     variants = (
         Variant(
             "pf1.reach.second_diagonal",
             bool,
             True,
-            "a reach weapon threatens the square two away on the diagonal too (d20 reach exception)",
+            N_("a reach weapon threatens the square two away on the diagonal too (d20 reach exception)"),
         ),
     )
     conditions = CONDITIONS

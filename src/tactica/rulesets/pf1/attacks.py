@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant
+from ...i18n import _
 from ..base import illegal
 from ..gm import target_of
 from .combat import provoke, resolve_attack, stopped, weapon_reaches
@@ -62,22 +63,22 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
     d = data(c)
     target = target_of(enc, cmd)
     if target is c:
-        raise illegal("not_allowed", "{a} cannot attack itself", a=c.name)
+        raise illegal("not_allowed", _("{a} cannot attack itself"), a=c.name)
     if target.state == "dead":
-        raise illegal("not_allowed", "{t} is already dead", t=target.name)
+        raise illegal("not_allowed", _("{t} is already dead"), t=target.name)
     if cmd.weapon is None:
         if not c.wielding:
-            raise illegal("not_allowed", "{a} holds no weapon", a=c.name)
+            raise illegal("not_allowed", _("{a} holds no weapon"), a=c.name)
         wid = c.wielding[0]
     else:
         wid = cmd.weapon
     w = d.p.weapons.get(wid)
     if w is None:
-        raise illegal("invalid_command", "{a} has no weapon {w!r}", a=c.name, w=wid)
+        raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=c.name, w=wid)
     if wid not in c.wielding:
-        raise illegal("not_allowed", "{a} does not hold {w} (draw_weapon first)", a=c.name, w=wid)
+        raise illegal("not_allowed", _("{a} does not hold {w} (draw_weapon first)"), a=c.name, w=wid)
     if cmd.hand is not None and cmd.hand not in ("main", "off"):
-        raise illegal("invalid_command", "{a}: hand must be main or off", a=c.name)
+        raise illegal("invalid_command", _("{a}: hand must be main or off"), a=c.name)
     off = w.off_hand or (w.double and cmd.hand == "off")
     first = d.attacks == 0 and d.off_attacks == 0
     opens_full = False
@@ -88,11 +89,19 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
             # R-PF-ECO-5: staggered or disabled, never (condition), as for every full-round action
             check_full_round(enc, c)
             if d.moved:
-                raise no_budget(c, "full attack (it needs the whole turn and no movement but a 5-foot step)")
+                raise no_budget(
+                    c,
+                    _(
+                        "{a} has no full attack left this turn: it needs the whole turn and no movement "
+                        "but a 5-foot step (used: {used})"
+                    ),
+                )
             opens_full = True
         elif off:
             raise illegal(
-                "not_allowed", "{a}: an off-hand attack needs full_attack: true on the first attack", a=c.name
+                "not_allowed",
+                _("{a}: an off-hand attack needs full_attack: true on the first attack"),
+                a=c.name,
             )
         defensively = bool(cmd.defensively)
         base = d.p.bab
@@ -103,18 +112,24 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
             # R-PF-FR-FA-2b: the declaration holds for the whole turn (full_attack: true on a later
             # attack is harmless: a further attack makes a full attack anyway, R-PF-FR-FA-2)
             raise illegal(
-                "not_allowed", "{a}: a full attack is declared on the first attack of the turn", a=c.name
+                "not_allowed", _("{a}: a full attack is declared on the first attack of the turn"), a=c.name
             )
         if cmd.defensively is not None and cmd.defensively != d.defensive_turn:
             # R-PF-FR-FA-6: fighting defensively is declared on the first attack
             raise illegal(
-                "not_allowed", "{a}: fighting defensively is declared on the first attack", a=c.name
+                "not_allowed", _("{a}: fighting defensively is declared on the first attack"), a=c.name
             )
         defensively = d.defensive_turn
         if not d.full_attack:
             # R-PF-FR-FA-2: a further attack turns the action into a full attack
             if not (d.could_full_attack and d.move >= 1 and not d.moved and can_full_round_now(enc, c, d)):
-                raise no_budget(c, "attack (a second attack needs a full attack: no move action taken)")
+                raise no_budget(
+                    c,
+                    _(
+                        "{a} has no attack left this turn: a second attack needs a full attack, with no "
+                        "move action taken (used: {used})"
+                    ),
+                )
             opens_full = True
         if w.double and cmd.hand is None:
             off = d.attacks >= len(iteratives(d.p.bab)) and d.two_weapon
@@ -122,22 +137,29 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
             if not d.two_weapon or not has_off_hand(c):
                 raise illegal(
                     "not_allowed",
-                    "{a}: an off-hand attack needs full_attack: true on the first attack",
+                    _("{a}: an off-hand attack needs full_attack: true on the first attack"),
                     a=c.name,
                 )
             if d.off_attacks >= 1:
-                raise no_budget(c, "off-hand attack")
+                raise no_budget(c, _("{a} has no off-hand attack left this turn (used: {used})"))
             base = d.p.bab
         else:
             its = iteratives(d.p.bab)
             if d.attacks >= len(its):
-                raise no_budget(c, "attack (all iterative attacks made)")
+                raise no_budget(
+                    c,
+                    _("{a} has no attack left this turn: all its iterative attacks are made (used: {used})"),
+                )
             base = its[d.attacks]
     if w.melee:
         if not weapon_reaches(enc, w, c.pos, target.pos):
-            raise illegal("out_of_reach", "{t} is out of reach of {a}'s {w}", t=target.name, a=c.name, w=w.id)
+            raise illegal(
+                "out_of_reach", _("{t} is out of reach of {a}'s {w}"), t=target.name, a=c.name, w=w.id
+            )
     elif w.range_m is not None and enc.grid.distance_m(c.pos, target.pos) > w.range_m + 1e-9:
-        raise illegal("out_of_reach", "{t} is beyond the range of {a}'s {w}", t=target.name, a=c.name, w=w.id)
+        raise illegal(
+            "out_of_reach", _("{t} is beyond the range of {a}'s {w}"), t=target.name, a=c.name, w=w.id
+        )
     return AttackPlan(target, w, off, base, opens_full, first, defensively)
 
 

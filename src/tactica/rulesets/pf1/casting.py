@@ -10,6 +10,7 @@ from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.grid import chebyshev
 from ...engine.state import Combatant
+from ...i18n import _
 from ..base import illegal
 from .combat import deal_damage, lose_spell, provoke, stopped, touch_ac
 from .economy import check_full_round, check_not_casting, check_standard, no_budget, pay
@@ -65,40 +66,40 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
     p = data(c).p
     spell = p.spells.get(cmd.spell or "")
     if spell is None:
-        raise illegal("invalid_command", "{a} has no spell {s!r}", a=c.name, s=cmd.spell)
+        raise illegal("invalid_command", _("{a} has no spell {s!r}"), a=c.name, s=cmd.spell)
     metamagic = tuple(cmd.metamagic or ())
     for feat in metamagic:
         if feat not in METAMAGIC:
-            raise illegal("invalid_command", "{f!r} is not a metamagic feat", f=feat)
+            raise illegal("invalid_command", _("{f!r} is not a metamagic feat"), f=feat)
         if feat not in p.feats:
-            raise illegal("not_allowed", "{a} does not have the feat {f}", a=c.name, f=feat)
+            raise illegal("not_allowed", _("{a} does not have the feat {f}"), a=c.name, f=feat)
     if "quicken_spell" in metamagic and spell.casting_time in ("1_round", "1_minute"):
         raise illegal(
-            "not_allowed", "{s} takes longer than a full-round action and cannot be quickened", s=spell.id
+            "not_allowed", _("{s} takes longer than a full-round action and cannot be quickened"), s=spell.id
         )
     slot, cont, before, immediate = casting_plan(c, spell, metamagic)
     if slot == "swift":
         if data(c).swift < 1:
-            raise no_budget(c, "swift action")
+            raise no_budget(c, _("{a} has no swift action left this turn (used: {used})"))
     elif slot == "standard":
         check_standard(enc, c)
     else:
         check_full_round(enc, c)
     names = tuple(cmd.targets or ()) + ((cmd.target,) if cmd.target else ())
     if len(set(names)) != len(names):
-        raise illegal("invalid_command", "{a}: a target is named twice", a=c.name)
+        raise illegal("invalid_command", _("{a}: a target is named twice"), a=c.name)
     targets = []
     for name in names:
         t = enc.combatants.get(name)
         if t is None:
-            raise illegal("unknown_combatant", "there is no combatant {t!r}", t=name)
+            raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=name)
         if spell.touch and spell.range_m is None and chebyshev(c.pos, t.pos) > 1 and t is not c:
-            raise illegal("out_of_reach", "{t} is out of touch range of {a}", t=t.name, a=c.name)
+            raise illegal("out_of_reach", _("{t} is out of touch range of {a}"), t=t.name, a=c.name)
         if spell.range_m is not None and enc.grid.distance_m(c.pos, t.pos) > spell.range_m + 1e-9:
-            raise illegal("out_of_reach", "{t} is beyond the range of {s}", t=t.name, s=spell.id)
+            raise illegal("out_of_reach", _("{t} is beyond the range of {s}"), t=t.name, s=spell.id)
         targets.append(t)
     if spell.damage is not None and not targets:
-        raise illegal("invalid_command", "{a}: {s} needs targets", a=c.name, s=spell.id)
+        raise illegal("invalid_command", _("{a}: {s} needs targets"), a=c.name, s=spell.id)
     # R-PF-AOO-3: casting provokes, except swift, quickened and defensive casting
     provokes = slot != "swift" and not cmd.defensively
     return CastPlan(
@@ -242,7 +243,7 @@ def cast_candidates(enc: Encounter, c: Combatant) -> Iterator[Command]:
 # -- abandon_spell ---------------------------------------------------------------------------------
 def check_abandon(enc: Encounter, c: Combatant, cmd: Command) -> None:
     if data(c).casting is None:
-        raise illegal("not_allowed", "{a} is not casting anything", a=c.name)
+        raise illegal("not_allowed", _("{a} is not casting anything"), a=c.name)
 
 
 def run_abandon(enc: Encounter, c: Combatant, cmd: Command, plan: None) -> Step:
@@ -266,11 +267,11 @@ class AbilityPlan:
 def check_use_ability(enc: Encounter, c: Combatant, cmd: Command) -> AbilityPlan:
     check_not_casting(c)
     if (cmd.special is None) == (cmd.ability is None):
-        raise illegal("invalid_command", "{a}: use_ability needs 'special' (or 'ability'), once", a=c.name)
+        raise illegal("invalid_command", _("{a}: use_ability needs 'special' (or 'ability'), once"), a=c.name)
     name = cmd.special or cmd.ability
     sp = data(c).p.specials.get(name or "")
     if sp is None:
-        raise illegal("invalid_command", "{a} has no special ability {s!r}", a=c.name, s=name)
+        raise illegal("invalid_command", _("{a} has no special ability {s!r}"), a=c.name, s=name)
     if sp.action == "full_round":
         check_full_round(enc, c)
     else:
@@ -279,12 +280,12 @@ def check_use_ability(enc: Encounter, c: Combatant, cmd: Command) -> AbilityPlan
     if cmd.target is not None:
         target = enc.combatants.get(cmd.target)
         if target is None:
-            raise illegal("unknown_combatant", "there is no combatant {t!r}", t=cmd.target)
+            raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=cmd.target)
         reach = sp.range_m if sp.range_m is not None else enc.grid.square_m
         if enc.grid.distance_m(c.pos, target.pos) > reach + 1e-9:
-            raise illegal("out_of_reach", "{t} is out of range of {s}", t=target.name, s=sp.id)
+            raise illegal("out_of_reach", _("{t} is out of range of {s}"), t=target.name, s=sp.id)
     elif sp.damage is not None:
-        raise illegal("invalid_command", "{a}: {s} needs a target", a=c.name, s=sp.id)
+        raise illegal("invalid_command", _("{a}: {s} needs a target"), a=c.name, s=sp.id)
     return AbilityPlan(sp, target)
 
 

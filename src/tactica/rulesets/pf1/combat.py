@@ -9,6 +9,7 @@ from ...engine.commands import Command
 from ...engine.dice import compile_dice
 from ...engine.grid import Square, chebyshev
 from ...engine.state import Combatant, Window
+from ...i18n import _
 from .state import data
 from .stats import Weapon
 
@@ -154,25 +155,30 @@ def check_opportunity_answer(enc: Encounter, window: Window, cmd: Command) -> No
 
     if cmd.do == "decline":
         if len(cmd.given()) > 2:
-            raise illegal("invalid_command", "{a}: decline takes no other field", a=cmd.actor)
+            raise illegal("invalid_command", _("{a}: decline takes no other field"), a=cmd.actor)
         return
     extra = set(cmd.given()) - {"actor", "do", "target", "weapon"}
     if extra:
         raise illegal(
-            "invalid_command", "{a}: opportunity_attack does not take {f!r}", a=cmd.actor, f=sorted(extra)[0]
+            "invalid_command",
+            _("{a}: opportunity_attack does not take {f!r}"),
+            a=cmd.actor,
+            f=sorted(extra)[0],
         )
     provoker = window.context
     if cmd.target is not None and cmd.target != provoker:
-        raise illegal("not_allowed", "{a} may only attack {p} with this opportunity", a=cmd.actor, p=provoker)
+        raise illegal(
+            "not_allowed", _("{a} may only attack {p} with this opportunity"), a=cmd.actor, p=provoker
+        )
     if cmd.weapon is not None:
         r = enc.combatants[cmd.actor]
         w = data(r).p.weapons.get(cmd.weapon)
         if w is None:
-            raise illegal("invalid_command", "{a} has no weapon {w!r}", a=cmd.actor, w=cmd.weapon)
+            raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=cmd.actor, w=cmd.weapon)
         if cmd.weapon not in r.wielding or not w.melee:
-            raise illegal("not_allowed", "{a} does not hold {w} ready in melee", a=cmd.actor, w=cmd.weapon)
+            raise illegal("not_allowed", _("{a} does not hold {w} ready in melee"), a=cmd.actor, w=cmd.weapon)
         if not weapon_reaches(enc, w, r.pos, enc.combatants[provoker].pos):
-            raise illegal("out_of_reach", "{p} is out of {w}'s reach", p=provoker, w=cmd.weapon)
+            raise illegal("out_of_reach", _("{p} is out of {w}'s reach"), p=provoker, w=cmd.weapon)
 
 
 # -- attack rolls (R-PF-ATK-1..3) ------------------------------------------------------------------

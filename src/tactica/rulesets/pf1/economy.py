@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine.state import Combatant
+from ...i18n import _
+from ...vocabulary import label
 from ..base import illegal
 from .state import Pf1Data, data
 
@@ -24,18 +26,15 @@ def restriction(enc: Encounter, c: Combatant) -> str | None:
 
 
 def used(d: Pf1Data) -> str:
+    """The slots spent this turn, for a person (``standard action, move action``)."""
     names = [n for n, v in (("standard", d.standard), ("move", d.move), ("swift", d.swift)) if v < 1]
-    return ", ".join(names) or "nothing"
+    return ", ".join(label("resource", n) for n in names) or _("nothing")
 
 
-def no_budget(c: Combatant, what: str) -> Exception:
-    return illegal(
-        "no_budget",
-        "{a} has no {what} left this turn (used: {used})",
-        a=c.name,
-        what=what,
-        used=used(data(c)),
-    )
+def no_budget(c: Combatant, message: str) -> Exception:
+    """``no_budget`` with ``message``, a translated sentence with ``{a}`` (the combatant) and
+    ``{used}`` (the slots spent): ``_("{a} has no move action left this turn (used: {used})")``."""
+    return illegal("no_budget", message, a=c.name, used=used(data(c)))
 
 
 def check_not_casting(c: Combatant) -> None:
@@ -50,7 +49,7 @@ def casting_error(c: Combatant) -> Exception:
     assert casting is not None
     return illegal(
         "casting",
-        "{a} is casting {s} and must keep concentrating (abandon_spell first)",
+        _("{a} is casting {s} and must keep concentrating (abandon_spell first)"),
         a=c.name,
         s=casting.spell.id,
     )
@@ -68,9 +67,12 @@ def casting_blocks_step(enc: Encounter, c: Combatant) -> bool:
 def check_standard(enc: Encounter, c: Combatant) -> None:
     d = data(c)
     if d.standard < 1:
-        raise no_budget(c, "standard action")
+        raise no_budget(c, _("{a} has no standard action left this turn (used: {used})"))
     if restriction(enc, c) and d.move < 1:
-        raise no_budget(c, "action (only one standard or move action this turn)")
+        raise no_budget(
+            c,
+            _("{a} has no action left this turn: only one standard or move action is allowed (used: {used})"),
+        )
 
 
 def move_slot(enc: Encounter, c: Combatant) -> str:
@@ -78,24 +80,38 @@ def move_slot(enc: Encounter, c: Combatant) -> str:
     d = data(c)
     limited = restriction(enc, c) is not None
     if limited and (d.standard < 1 or d.move < 1):
-        raise no_budget(c, "action (only one standard or move action this turn)")
+        raise no_budget(
+            c,
+            _("{a} has no action left this turn: only one standard or move action is allowed (used: {used})"),
+        )
     if d.move >= 1:
         return "move"
     if d.standard >= 1:
         return "standard"
-    raise no_budget(c, "move action")
+    raise no_budget(c, _("{a} has no move action left this turn (used: {used})"))
 
 
 def check_full_round(enc: Encounter, c: Combatant) -> None:
     why = restriction(enc, c)
     if why == "surprise":
-        raise illegal("no_budget", "{a} may take no full-round action in the surprise round", a=c.name)
+        raise illegal("no_budget", _("{a} may take no full-round action in the surprise round"), a=c.name)
     if why is not None:
         # R-PF-ECO-5: staggered or disabled, never a full-round action
-        raise illegal("condition", "{a} is {why} and cannot take a full-round action", a=c.name, why=why)
+        raise illegal(
+            "condition",
+            _("{a} is {why} and cannot take a full-round action"),
+            a=c.name,
+            why=label("state", why) if why == "disabled" else label("condition", why),
+        )
     d = data(c)
     if d.standard < 1 or d.move < 1:
-        raise no_budget(c, "full-round action (it needs both the standard and the move action)")
+        raise no_budget(
+            c,
+            _(
+                "{a} has no full-round action left this turn: it needs both the standard and the move "
+                "action (used: {used})"
+            ),
+        )
 
 
 def pay(enc: Encounter, c: Combatant, slot: str) -> list[str]:

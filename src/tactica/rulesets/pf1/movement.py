@@ -10,6 +10,7 @@ from ...engine import events as ev
 from ...engine.commands import Command, Square
 from ...engine.grid import BLOCKED, DIRECTIONS, VERY_DIFFICULT, chebyshev, fmt_square
 from ...engine.state import Combatant
+from ...i18n import _, metres
 from ..base import back_off_shared_square, illegal
 from .combat import offer_opportunity, reactors, stopped
 from .economy import (
@@ -43,7 +44,7 @@ def check_walk(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
             # R-PF-MOV-2 / R-PF-FR-DS: a move action cannot enter very difficult terrain
             raise illegal(
                 "terrain",
-                "{a}: {sq} is too cluttered to enter with a move action (use difficult_step)",
+                _("{a}: {sq} is too cluttered to enter with a move action (use difficult_step)"),
                 a=c.name,
                 sq=fmt_square(s),
             )
@@ -52,7 +53,7 @@ def check_walk(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
             if other.side != c.side:
                 raise illegal(
                     "bad_path",
-                    "{a}: the path goes through {o} at {sq}",
+                    _("{a}: the path goes through {o} at {sq}"),
                     a=c.name,
                     o=other.name,
                     sq=fmt_square(s),
@@ -60,7 +61,7 @@ def check_walk(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
             if i == last:
                 raise illegal(
                     "bad_path",
-                    "{a}: the path ends on {o}'s square {sq}",
+                    _("{a}: the path ends on {o}'s square {sq}"),
                     a=c.name,
                     o=other.name,
                     sq=fmt_square(s),
@@ -69,16 +70,12 @@ def check_walk(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
     if total > max_units:
         raise illegal(
             "bad_path",
-            "{a}: that path costs {cost} m, more than the {most} m allowed",
+            _("{a}: that path costs {cost}, more than the {most} allowed"),
             a=c.name,
-            cost=fmt_m(enc.grid.metres(total)),
-            most=fmt_m(enc.grid.metres(max_units)),
+            cost=metres(enc.grid.metres(total)),
+            most=metres(enc.grid.metres(max_units)),
         )
     return tuple(units)
-
-
-def fmt_m(metres: float) -> str:
-    return f"{metres:g}"
 
 
 def check_resting(enc: Encounter, c: Combatant, extra_units: int) -> None:
@@ -86,14 +83,14 @@ def check_resting(enc: Encounter, c: Combatant, extra_units: int) -> None:
     d = data(c)
     if "resting" in c.conditions and d.moved_units + extra_units > d.p.speed_units:
         raise illegal(
-            "condition", "{a} is resting and may move no farther than its speed this turn", a=c.name
+            "condition", _("{a} is resting and may move no farther than its speed this turn"), a=c.name
         )
 
 
 def check_no_step_taken(c: Combatant) -> None:
     if data(c).stepped:
         raise illegal(
-            "already_moved", "{a} took a 5-foot step this turn and may not move otherwise", a=c.name
+            "already_moved", _("{a} took a 5-foot step this turn and may not move otherwise"), a=c.name
         )
 
 
@@ -174,17 +171,26 @@ def _destinations(enc: Encounter, c: Combatant, do: str, budget: int) -> Iterato
 def check_step_square(enc: Encounter, c: Combatant, to: Square) -> None:
     if not enc.grid.inside(to) or chebyshev(c.pos, to) != 1:
         raise illegal(
-            "bad_path", "{a}: {sq} is not next to {here}", a=c.name, sq=fmt_square(to), here=fmt_square(c.pos)
+            "bad_path",
+            _("{a}: {sq} is not next to {here}"),
+            a=c.name,
+            sq=fmt_square(to),
+            here=fmt_square(c.pos),
         )
     if enc.grid.kind(to) == BLOCKED:
-        raise illegal("bad_path", "{a}: {sq} is a wall", a=c.name, sq=fmt_square(to))
+        raise illegal("bad_path", _("{a}: {sq} is a wall"), a=c.name, sq=fmt_square(to))
     if all(n != to for n, _diagonal in enc.grid.neighbours(c.pos)):
         raise illegal(
-            "bad_path", "{a}: the step to {sq} cuts a corner between two walls", a=c.name, sq=fmt_square(to)
+            "bad_path",
+            _("{a}: the step to {sq} cuts a corner between two walls"),
+            a=c.name,
+            sq=fmt_square(to),
         )
     other = enc.occupied.get(to)
     if other is not None:
-        raise illegal("bad_path", "{a}: {sq} is occupied by {o}", a=c.name, sq=fmt_square(to), o=other.name)
+        raise illegal(
+            "bad_path", _("{a}: {sq} is occupied by {o}"), a=c.name, sq=fmt_square(to), o=other.name
+        )
 
 
 def check_five_foot_step(enc: Encounter, c: Combatant, cmd: Command) -> Square:
@@ -193,23 +199,25 @@ def check_five_foot_step(enc: Encounter, c: Combatant, cmd: Command) -> Square:
     d = data(c)
     assert cmd.to is not None
     if d.stepped:
-        raise illegal("already_moved", "{a} already took a 5-foot step this turn", a=c.name)
+        raise illegal("already_moved", _("{a} already took a 5-foot step this turn"), a=c.name)
     if d.moved:
-        raise illegal("already_moved", "{a} already moved this round and cannot take a 5-foot step", a=c.name)
+        raise illegal(
+            "already_moved", _("{a} already moved this round and cannot take a 5-foot step"), a=c.name
+        )
     if d.no_step:
         # R-PF-FR-1, R-PF-WD-4
         raise illegal(
             "already_moved",
-            "{a} ran, withdrew or struggled through terrain this round: no 5-foot step",
+            _("{a} ran, withdrew or struggled through terrain this round: no 5-foot step"),
             a=c.name,
         )
     if d.p.speed_units <= 1:
-        raise illegal("not_allowed", "{a}'s speed is too low for a 5-foot step", a=c.name)
+        raise illegal("not_allowed", _("{a}'s speed is too low for a 5-foot step"), a=c.name)
     if "blinded" in c.conditions:
-        raise illegal("condition", "{a} is blinded: movement is hampered, no 5-foot step", a=c.name)
+        raise illegal("condition", _("{a} is blinded: movement is hampered, no 5-foot step"), a=c.name)
     check_step_square(enc, c, cmd.to)
     if enc.grid.is_difficult(c.pos) or enc.grid.is_difficult(cmd.to):
-        raise illegal("terrain", "{a}: no 5-foot step into or out of difficult terrain", a=c.name)
+        raise illegal("terrain", _("{a}: no 5-foot step into or out of difficult terrain"), a=c.name)
     return cmd.to
 
 
@@ -245,7 +253,7 @@ def check_difficult_step(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     if enc.grid.kind(to) != VERY_DIFFICULT and units <= data(c).p.speed_units:
         raise illegal(
             "not_allowed",
-            "{a} can reach {sq} with a move action; difficult_step is for squares it cannot",
+            _("{a} can reach {sq} with a move action; difficult_step is for squares it cannot"),
             a=c.name,
             sq=fmt_square(to),
         )
@@ -258,13 +266,13 @@ def difficult_step_square(c: Combatant, cmd: Command) -> Square:
     forms are accepted: ``to: [x, y]`` or a one-square ``path: [[x, y]]`` (not both)."""
     if (cmd.to is None) == (cmd.path is None):
         raise illegal(
-            "invalid_command", "{a}: difficult_step takes either 'to' or a one-square 'path'", a=c.name
+            "invalid_command", _("{a}: difficult_step takes either 'to' or a one-square 'path'"), a=c.name
         )
     if cmd.to is not None:
         return cmd.to
     assert cmd.path is not None
     if len(cmd.path) != 1:
-        raise illegal("bad_path", "{a}: difficult_step moves exactly one square", a=c.name)
+        raise illegal("bad_path", _("{a}: difficult_step moves exactly one square"), a=c.name)
     return cmd.path[0]
 
 
@@ -291,9 +299,9 @@ def check_run(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     check_no_step_taken(c)
     check_full_round(enc, c)
     if "blinded" in c.conditions:
-        raise illegal("condition", "{a} is blinded and cannot run", a=c.name)
+        raise illegal("condition", _("{a} is blinded and cannot run"), a=c.name)
     if "resting" in c.conditions:
-        raise illegal("condition", "{a} is resting after running and cannot run yet", a=c.name)
+        raise illegal("condition", _("{a} is resting after running and cannot run yet"), a=c.name)
     assert cmd.path is not None
     here = c.pos
     direction = None
@@ -302,12 +310,12 @@ def check_run(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
         if direction is None:
             direction = step
         elif step != direction:
-            raise illegal("bad_path", "{a}: a run must go in a straight line", a=c.name)
+            raise illegal("bad_path", _("{a}: a run must go in a straight line"), a=c.name)
         here = s
     for s in cmd.path:
         if enc.grid.inside(s) and enc.grid.is_difficult(s):
             raise illegal(
-                "terrain", "{a} cannot run over difficult terrain ({sq})", a=c.name, sq=fmt_square(s)
+                "terrain", _("{a} cannot run over difficult terrain ({sq})"), a=c.name, sq=fmt_square(s)
             )
     units = check_walk(enc, c, cmd.path, data(c).p.speed_units * run_multiplier(c))
     return Walk(cmd.path, units, "full_round")
@@ -357,16 +365,16 @@ def check_withdraw(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     check_not_casting(c)
     d = data(c)
     if "blinded" in c.conditions:
-        raise illegal("condition", "{a} is blinded and cannot withdraw", a=c.name)  # R-PF-WD-4
+        raise illegal("condition", _("{a} is blinded and cannot withdraw"), a=c.name)  # R-PF-WD-4
     if d.stepped:
-        raise illegal("already_moved", "{a} took a 5-foot step this round and cannot withdraw", a=c.name)
+        raise illegal("already_moved", _("{a} took a 5-foot step this round and cannot withdraw"), a=c.name)
     if d.p.speed_units < 1:
-        raise illegal("not_allowed", "{a} has no ground speed to withdraw with", a=c.name)  # R-PF-WD-5
+        raise illegal("not_allowed", _("{a} has no ground speed to withdraw with"), a=c.name)  # R-PF-WD-5
     why = restriction(enc, c)
     if why in ("staggered", "disabled"):
         # R-PF-WD-6: restricted withdraw, a standard action moving up to speed
         if d.standard < 1 or d.move < 1:
-            raise illegal("no_budget", "{a} has no action left this turn", a=c.name)
+            raise illegal("no_budget", _("{a} has no action left this turn"), a=c.name)
         slot, most = "standard", d.p.speed_units
     else:
         check_full_round(enc, c)
@@ -397,9 +405,9 @@ def check_draw_weapon(enc: Encounter, c: Combatant, cmd: Command) -> str:
     check_not_casting(c)
     p = data(c).p
     if cmd.weapon not in p.weapons:
-        raise illegal("invalid_command", "{a} has no weapon {w!r}", a=c.name, w=cmd.weapon)
+        raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=c.name, w=cmd.weapon)
     if cmd.weapon in c.wielding:
-        raise illegal("not_allowed", "{a} already holds {w}", a=c.name, w=cmd.weapon)
+        raise illegal("not_allowed", _("{a} already holds {w}"), a=c.name, w=cmd.weapon)
     return move_slot(enc, c)
 
 

@@ -9,6 +9,7 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, model_validator
 
 from ...engine.dice import DiceExpr, compile_dice
+from ...i18n import _
 from ..common import DiceText, Id, Model, ability_mod, unique_ids
 
 FEATS = (
@@ -135,7 +136,9 @@ class Pf1Stats(Model):
         for w in self.wielding or []:
             if w not in known:
                 raise ValueError(
-                    f"wielding names {w!r}, which is not one of its weapons ({', '.join(known) or 'none'})"
+                    _("wielding names {w!r}, which is not one of its weapons ({known})").format(
+                        w=w, known=", ".join(sorted(known)) or _("none")
+                    )
                 )
         return self
 

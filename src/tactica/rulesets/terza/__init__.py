@@ -20,6 +20,7 @@ from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.grid import DIRECTIONS, Square
 from ...engine.state import Combatant, CombatantSetup, Window
+from ...i18n import N_, _
 from ..base import Action, Ruleset, Variant, illegal, module_action
 from ..gm import GM_ACTIONS, target_of
 from . import actions, casting, movement, third
@@ -40,28 +41,30 @@ VARIANTS = (
         "terza.third_action.disengage",
         bool,
         False,
-        "allow the third action 'disengage' (one step out of melee without provoking); removed for the trial",
+        N_(
+            "allow the third action 'disengage' (one step out of melee without provoking); removed for the trial"
+        ),
     ),
     Variant(
         "terza.third_action.no_after_move",
         bool,
         False,
-        "no third action for a combatant that moved this round; removed for the trial",
+        N_("no third action for a combatant that moved this round; removed for the trial"),
     ),
     Variant(
         "terza.zoc.guarded_exempt",
         bool,
         True,
-        "guarded combatants move into and out of zones of control without provoking",
+        N_("guarded combatants move into and out of zones of control without provoking"),
     ),
     Variant(
         "terza.press.mode",
         str,
         "follow",
-        "a successful press: the presser follows the mover (follow) or stops it in its zone (deny)",
+        N_("a successful press: the presser follows the mover (follow) or stops it in its zone (deny)"),
         choices=("follow", "deny"),
     ),
-    Variant("terza.defend.ac_bonus", int, 2, "the AC bonus of the third action 'defend'"),
+    Variant("terza.defend.ac_bonus", int, 2, N_("the AC bonus of the third action 'defend'")),
 )
 
 CONDITIONS = frozenset(
@@ -137,7 +140,7 @@ ACTIONS: dict[str, Action] = {
 def _check_set_facing(enc: Encounter, _gm: Any, cmd: Command) -> Combatant:
     t = target_of(enc, cmd)
     if cmd.facing not in DIRECTIONS:
-        raise illegal("invalid_command", "{f!r} is not a facing (N NE E SE S SW W NW)", f=cmd.facing)
+        raise illegal("invalid_command", _("{f!r} is not a facing (N NE E SE S SW W NW)"), f=cmd.facing)
     return t
 
 
@@ -169,7 +172,7 @@ def facing_towards(frm: Square, to: Square) -> str:
 
 class Terza(Ruleset):
     name = "terza"
-    title = "Terza Azione: house rules on a 5e-style base"
+    title = N_("Terza Azione: house rules on a 5e-style base")
     rules = RULES
     variants = VARIANTS
     conditions = CONDITIONS

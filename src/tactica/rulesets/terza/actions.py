@@ -11,6 +11,7 @@ from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.grid import chebyshev
 from ...engine.state import Combatant
+from ...i18n import _
 from ..base import illegal
 from ..gm import target_of
 from .combat import resolve_attack
@@ -33,9 +34,9 @@ class AttackPlan:
 def _target(enc: Encounter, c: Combatant, cmd: Command) -> Combatant:
     t = target_of(enc, cmd)
     if t is c:
-        raise illegal("not_allowed", "{a} cannot attack itself", a=c.name)
+        raise illegal("not_allowed", _("{a} cannot attack itself"), a=c.name)
     if t.state == "dead":
-        raise illegal("not_allowed", "{t} is already dead", t=t.name)
+        raise illegal("not_allowed", _("{t} is already dead"), t=t.name)
     return t
 
 
@@ -49,23 +50,23 @@ def _weapon(c: Combatant, wid: str | None) -> Weapon:
         elif "unarmed_combat" in p.skills:
             return p.unarmed
         else:
-            raise illegal("not_allowed", "{a} holds no weapon (draw one first)", a=c.name)
+            raise illegal("not_allowed", _("{a} holds no weapon (draw one first)"), a=c.name)
     if wid == "unarmed" and "unarmed_combat" in p.skills:
         return p.unarmed
     w = p.weapons.get(wid)
     if w is None:
-        raise illegal("invalid_command", "{a} has no weapon {w!r}", a=c.name, w=wid)
+        raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=c.name, w=wid)
     if wid not in c.wielding:
-        raise illegal("not_allowed", "{a} does not hold {w} (draw it first)", a=c.name, w=wid)
+        raise illegal("not_allowed", _("{a} does not hold {w} (draw it first)"), a=c.name, w=wid)
     return w
 
 
 def check_in_range(enc: Encounter, c: Combatant, t: Combatant, w: Weapon) -> None:
     if w.melee:
         if chebyshev(c.pos, t.pos) > w.reach_units:
-            raise illegal("out_of_reach", "{t} is out of reach of {a}'s {w}", t=t.name, a=c.name, w=w.id)
+            raise illegal("out_of_reach", _("{t} is out of reach of {a}'s {w}"), t=t.name, a=c.name, w=w.id)
     elif w.range_m is not None and enc.grid.distance_m(c.pos, t.pos) > w.range_m + 1e-9:
-        raise illegal("out_of_reach", "{t} is beyond the range of {a}'s {w}", t=t.name, a=c.name, w=w.id)
+        raise illegal("out_of_reach", _("{t} is beyond the range of {a}'s {w}"), t=t.name, a=c.name, w=w.id)
 
 
 # -- attack: the Attack action, `attacks` weapon attacks (R-TA-ECO-4) --------------------------------
@@ -114,11 +115,11 @@ def check_offhand_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPl
     if wid is None:
         light = [w for w in c.wielding if w in p.weapons and p.weapons[w].light]
         if not light:
-            raise illegal("not_allowed", "{a} holds no light weapon for an off-hand attack", a=c.name)
+            raise illegal("not_allowed", _("{a} holds no light weapon for an off-hand attack"), a=c.name)
         wid = light[-1]
     w = _weapon(c, wid)
     if not w.light:
-        raise illegal("not_allowed", "{w} is not a light weapon: no off-hand attack with it", w=w.id)
+        raise illegal("not_allowed", _("{w} is not a light weapon: no off-hand attack with it"), w=w.id)
     check_slot(c, "bonus")
     check_in_range(enc, c, target, w)
     return AttackPlan(target, w, False)

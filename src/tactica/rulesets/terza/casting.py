@@ -15,6 +15,7 @@ from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.grid import chebyshev
 from ...engine.state import Combatant, Window
+from ...i18n import _
 from ..base import illegal
 from .economy import check_can_act, check_slot, incapacitated, pay
 from .rolls import deal_damage, reflex_save
@@ -51,38 +52,38 @@ def spell_targets(enc: Encounter, c: Combatant, spell: Spell, cmd: Command) -> t
     for name in dict.fromkeys(names):
         t = enc.combatants.get(name)
         if t is None:
-            raise illegal("unknown_combatant", "there is no combatant {t!r}", t=name)
+            raise illegal("unknown_combatant", _("there is no combatant {t!r}"), t=name)
         if t.state == "dead":
-            raise illegal("not_allowed", "{t} is dead", t=t.name)
+            raise illegal("not_allowed", _("{t} is dead"), t=t.name)
         if spell.touch and t is not c and chebyshev(c.pos, t.pos) > 1:
-            raise illegal("out_of_reach", "{t} is out of touch range of {a}", t=t.name, a=c.name)
+            raise illegal("out_of_reach", _("{t} is out of touch range of {a}"), t=t.name, a=c.name)
         targets.append(t)
     if spell.damage is not None and not targets:
-        raise illegal("invalid_command", "{a}: {s} needs a target", a=c.name, s=spell.id)
+        raise illegal("invalid_command", _("{a}: {s} needs a target"), a=c.name, s=spell.id)
     return tuple(targets)
 
 
 def check_one_spell(c: Combatant) -> None:
     # R-TA-LIM-1: one spell per turn, whether from the action, the bonus action or an item
     if data(c).spells_this_turn >= 1:
-        raise illegal("not_allowed", "{a} already cast a spell this turn (one spell per turn)", a=c.name)
+        raise illegal("not_allowed", _("{a} already cast a spell this turn (one spell per turn)"), a=c.name)
 
 
 def reaction_spell_blocker(enc: Encounter, c: Combatant) -> Exception | None:
     """Why ``c`` cannot cast a reaction spell now (R-TA-LIM-3), or None."""
     if incapacitated(c) is not None or enc.ruleset.is_defeated(c):
-        return illegal("condition", "{a} cannot react now", a=c.name)
+        return illegal("condition", _("{a} cannot react now"), a=c.name)
     if data(c).reaction < 1:
-        return illegal("no_budget", "{a} has already used its reaction this round", a=c.name)
+        return illegal("no_budget", _("{a} has already used its reaction this round"), a=c.name)
     if data(c).reaction_spell_turn == turn_key(enc):
-        return illegal("not_allowed", "{a} already cast a reaction spell this turn", a=c.name)
+        return illegal("not_allowed", _("{a} already cast a reaction spell this turn"), a=c.name)
     return None
 
 
 def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
     spell = data(c).p.spells.get(cmd.spell or "")
     if spell is None:
-        raise illegal("invalid_command", "{a} has no spell {s!r}", a=c.name, s=cmd.spell)
+        raise illegal("invalid_command", _("{a} has no spell {s!r}"), a=c.name, s=cmd.spell)
     if spell.casting_time == "reaction":
         # R-TA-LIM-3: once per turn, any combatant's turn, whatever it cast on its own
         blocker = reaction_spell_blocker(enc, c)
@@ -92,7 +93,7 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
         if enc.current is not c:
             raise illegal(
                 "not_your_turn",
-                "it is not {a}'s turn: only a reaction spell can be cast on another's turn",
+                _("it is not {a}'s turn: only a reaction spell can be cast on another's turn"),
                 a=c.name,
             )
         check_can_act(c)
@@ -171,9 +172,9 @@ def reaction_answer_plan(enc: Encounter, attacker: str, cmd: Command) -> CastPla
     c = enc.combatants[cmd.actor]
     spell = data(c).p.spells.get(cmd.spell or "")
     if spell is None:
-        raise illegal("invalid_command", "{a} has no spell {s!r}", a=c.name, s=cmd.spell)
+        raise illegal("invalid_command", _("{a} has no spell {s!r}"), a=c.name, s=cmd.spell)
     if spell.casting_time != "reaction":
-        raise illegal("not_allowed", "{s} is not a reaction spell", s=spell.id)
+        raise illegal("not_allowed", _("{s} is not a reaction spell"), s=spell.id)
     if spell.damage is not None and not cmd.target and not cmd.targets:
         cmd = Command(actor=cmd.actor, do="cast", spell=spell.id, target=attacker)
     blocker = reaction_spell_blocker(enc, c)
@@ -188,10 +189,10 @@ def check_spell_answer(enc: Encounter, window: Window, cmd: Command) -> None:
     else:
         extra = set(cmd.given()) - {"actor", "do", "spell", "target", "targets"}
         if cmd.spell is None:
-            raise illegal("invalid_command", "{a}: cast needs 'spell'", a=cmd.actor)
+            raise illegal("invalid_command", _("{a}: cast needs 'spell'"), a=cmd.actor)
     if extra:
         raise illegal(
-            "invalid_command", "{a}: {do} does not take {f!r}", a=cmd.actor, do=cmd.do, f=min(extra)
+            "invalid_command", _("{a}: {do} does not take {f!r}"), a=cmd.actor, do=cmd.do, f=min(extra)
         )
     if cmd.do == "cast":
         assert isinstance(window.context, SpellWindow)
@@ -209,19 +210,19 @@ def spell_answer_candidates(enc: Encounter, window: Window) -> Iterator[Command]
 def check_use_item(enc: Encounter, c: Combatant, cmd: Command) -> ItemPlan:
     item = data(c).p.items.get(cmd.item or "")
     if item is None:
-        raise illegal("invalid_command", "{a} has no item {i!r}", a=c.name, i=cmd.item)
+        raise illegal("invalid_command", _("{a} has no item {i!r}"), a=c.name, i=cmd.item)
     check_can_act(c)
     if item.continuous:
         # R-TA-LIM-2: an item of continuous use is always active and never "used"
-        raise illegal("not_allowed", "{i} is always active: it is never used", i=item.id)
+        raise illegal("not_allowed", _("{i} is always active: it is never used"), i=item.id)
     if data(c).items_this_turn >= 1:
-        raise illegal("not_allowed", "{a} already used an item this turn (one item per turn)", a=c.name)
+        raise illegal("not_allowed", _("{a} already used an item this turn (one item per turn)"), a=c.name)
     targets: tuple[Combatant, ...] = ()
     if item.spell is not None:
         check_one_spell(c)  # R-TA-LIM-1: an item that casts a spell counts as both
         targets = spell_targets(enc, c, item.spell, cmd)
     elif cmd.target or cmd.targets:
-        raise illegal("invalid_command", "{a}: {i} takes no target", a=c.name, i=item.id)
+        raise illegal("invalid_command", _("{a}: {i} takes no target"), a=c.name, i=item.id)
     check_slot(c, item.use)
     return ItemPlan(item, targets)
 

@@ -10,6 +10,7 @@ from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.grid import Square, chebyshev
 from ...engine.state import Combatant, Window
+from ...i18n import _
 from ..base import illegal
 from .casting import offer_reaction_spell
 from .economy import incapacitated
@@ -177,29 +178,31 @@ def provoke_in_place(enc: Encounter, c: Combatant, reason: str) -> Step:
 def check_opportunity_answer(enc: Encounter, window: Window, cmd: Command) -> None:
     if cmd.do == "decline":
         if len(cmd.given()) > 2:
-            raise illegal("invalid_command", "{a}: decline takes no other field", a=cmd.actor)
+            raise illegal("invalid_command", _("{a}: decline takes no other field"), a=cmd.actor)
         return
     extra = set(cmd.given()) - {"actor", "do", "target", "weapon"}
     if extra:
         raise illegal(
-            "invalid_command", "{a}: opportunity_attack does not take {f!r}", a=cmd.actor, f=min(extra)
+            "invalid_command", _("{a}: opportunity_attack does not take {f!r}"), a=cmd.actor, f=min(extra)
         )
     assert isinstance(window.context, OpportunityWindow)
     provoker = window.context.provoker
     if cmd.target is not None and cmd.target != provoker:
-        raise illegal("not_allowed", "{a} may only attack {p} with this opportunity", a=cmd.actor, p=provoker)
+        raise illegal(
+            "not_allowed", _("{a} may only attack {p} with this opportunity"), a=cmd.actor, p=provoker
+        )
     if cmd.weapon is not None:
         r = enc.combatants[cmd.actor]
         p = data(r).p
         if cmd.weapon == "unarmed":
             if "unarmed_combat" not in p.skills:
-                raise illegal("not_allowed", "{a} cannot fight unarmed (no unarmed_combat)", a=cmd.actor)
+                raise illegal("not_allowed", _("{a} cannot fight unarmed (no unarmed_combat)"), a=cmd.actor)
             return
         w = p.weapons.get(cmd.weapon)
         if w is None:
-            raise illegal("invalid_command", "{a} has no weapon {w!r}", a=cmd.actor, w=cmd.weapon)
+            raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=cmd.actor, w=cmd.weapon)
         if cmd.weapon not in r.wielding or not w.melee:
-            raise illegal("not_allowed", "{a} does not hold {w} ready in melee", a=cmd.actor, w=cmd.weapon)
+            raise illegal("not_allowed", _("{a} does not hold {w} ready in melee"), a=cmd.actor, w=cmd.weapon)
 
 
 def opportunity_candidates(window: Window) -> list[Command]:

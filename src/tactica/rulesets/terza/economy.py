@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 from ...engine.errors import IllegalCommand
 from ...engine.state import Combatant
-from ...i18n import _
+from ...i18n import N_, _
+from ...vocabulary import label
 from ..base import illegal
 from .state import TerzaData, data
 
@@ -19,15 +20,24 @@ IMMOBILISING = ("stunned", "paralyzed", "restrained", "grappled")
 """Our choice (5e): these cannot move (speed 0)."""
 
 
+NO_BUDGET: dict[str, str] = {
+    "action": N_("{a} has no action left (used: {used})"),
+    "bonus": N_("{a} has no bonus action left (used: {used})"),
+    "reaction": N_("{a} has no reaction left (used: {used})"),
+    "movement": N_("{a} has no movement left (used: {used})"),
+}
+"""The refusal for each slot that can run out, whole sentences (French and Italian elide and agree)."""
+
+
 def used(d: TerzaData) -> str:
+    """The slots spent, for a person (``action, bonus action``)."""
     names = [n for n, v in (("action", d.action), ("bonus", d.bonus), ("reaction", d.reaction)) if v < 1]
-    return ", ".join(_(n) for n in names) or _("nothing")
+    return ", ".join(label("resource", n) for n in names) or _("nothing")
 
 
 def no_budget(c: Combatant, what: str) -> IllegalCommand:
-    return illegal(
-        "no_budget", "{a} has no {what} left (used: {used})", a=c.name, what=_(what), used=used(data(c))
-    )
+    """``no_budget`` for the slot ``what`` (a key of :data:`NO_BUDGET`)."""
+    return illegal("no_budget", _(NO_BUDGET[what]), a=c.name, used=used(data(c)))
 
 
 def incapacitated(c: Combatant) -> str | None:
@@ -37,19 +47,21 @@ def incapacitated(c: Combatant) -> str | None:
 def check_can_act(c: Combatant) -> None:
     cond = incapacitated(c)
     if cond is not None:
-        raise illegal("condition", "{a} is {c} and can take no action", a=c.name, c=_(cond))
+        raise illegal(
+            "condition", _("{a} is {c} and can take no action"), a=c.name, c=label("condition", cond)
+        )
 
 
 def check_can_move(c: Combatant) -> None:
     cond = next((k for k in IMMOBILISING if k in c.conditions), None)
     if cond is not None:
-        raise illegal("condition", "{a} is {c} and cannot move", a=c.name, c=_(cond))
+        raise illegal("condition", _("{a} is {c} and cannot move"), a=c.name, c=label("condition", cond))
 
 
 def check_slot(c: Combatant, slot: str) -> None:
     """R-TA-ECO-1/2: ``action``, ``bonus`` or ``reaction`` must be unused."""
     if getattr(data(c), slot) < 1:
-        raise no_budget(c, {"action": "action", "bonus": "bonus action", "reaction": "reaction"}[slot])
+        raise no_budget(c, slot)
 
 
 def pay(c: Combatant, slot: str | None) -> list[str]:

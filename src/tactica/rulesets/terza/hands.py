@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ...engine.state import Combatant
+from ...i18n import _
 from ..base import illegal
 from .combat import provoke_in_place
 from .state import data
@@ -22,14 +23,14 @@ def held_item(c: Combatant, wid: str | None, in_hand: bool, shield_too: bool) ->
         pool.append(p.shield.id)
     if wid is None:
         if len(pool) != 1:
-            raise illegal("invalid_command", "{a}: say which weapon ('weapon')", a=c.name)
+            raise illegal("invalid_command", _("{a}: say which weapon ('weapon')"), a=c.name)
         wid = pool[0]
     if not (wid in p.weapons or (shield_too and p.holdable(wid))):
-        raise illegal("invalid_command", "{a} has no weapon {w!r}", a=c.name, w=wid)
+        raise illegal("invalid_command", _("{a} has no weapon {w!r}"), a=c.name, w=wid)
     if wid in c.wielding and not in_hand:
-        raise illegal("not_allowed", "{a} already holds {w}", a=c.name, w=wid)
+        raise illegal("not_allowed", _("{a} already holds {w}"), a=c.name, w=wid)
     if wid not in c.wielding and in_hand:
-        raise illegal("not_allowed", "{a} does not hold {w}", a=c.name, w=wid)
+        raise illegal("not_allowed", _("{a} does not hold {w}"), a=c.name, w=wid)
     return wid
 
 

@@ -10,6 +10,7 @@ from ...engine import events as ev
 from ...engine.commands import Command, Square
 from ...engine.grid import chebyshev, fmt_square
 from ...engine.state import Combatant
+from ...i18n import _, metres
 from ..base import illegal
 from .combat import enemies, guarded, in_zoc, may_take_opportunity, offer_opportunity
 from .economy import check_can_act, check_can_move, check_slot, no_budget, pay
@@ -43,12 +44,16 @@ def check_path(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
             continue
         if other.side != c.side:
             raise illegal(
-                "bad_path", "{a}: the path goes through {o} at {sq}", a=c.name, o=other.name, sq=fmt_square(s)
+                "bad_path",
+                _("{a}: the path goes through {o} at {sq}"),
+                a=c.name,
+                o=other.name,
+                sq=fmt_square(s),
             )
         if i == len(path) - 1:
             raise illegal(
                 "bad_path",
-                "{a}: the path ends on {o}'s square {sq}",
+                _("{a}: the path ends on {o}'s square {sq}"),
                 a=c.name,
                 o=other.name,
                 sq=fmt_square(s),
@@ -57,10 +62,10 @@ def check_path(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
     if total > max_units:
         raise illegal(
             "bad_path",
-            "{a}: that path costs {cost:g} m, more than the {most:g} m it may move",
+            _("{a}: that path costs {cost}, more than the {most} it may move"),
             a=c.name,
-            cost=enc.grid.metres(total),
-            most=enc.grid.metres(max_units),
+            cost=metres(enc.grid.metres(total)),
+            most=metres(enc.grid.metres(max_units)),
         )
     return tuple(units)
 
@@ -222,12 +227,12 @@ def check_withdraw(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     check_can_act(c)
     check_can_move(c)
     if "blinded" in c.conditions:
-        raise illegal("condition", "{a} is blinded and cannot withdraw", a=c.name)  # R-TA-WD-4
+        raise illegal("condition", _("{a} is blinded and cannot withdraw"), a=c.name)  # R-TA-WD-4
     check_slot(c, "action")
     d = data(c)
     if d.moved_this_turn:
         # R-TA-WD-1: it takes the turn's whole movement
-        raise illegal("already_moved", "{a} has already moved this turn and cannot withdraw", a=c.name)
+        raise illegal("already_moved", _("{a} has already moved this turn and cannot withdraw"), a=c.name)
     assert cmd.path is not None
     return Walk(cmd.path, check_path(enc, c, cmd.path, 2 * d.p.speed_units), WITHDRAW)
 

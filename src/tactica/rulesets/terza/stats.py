@@ -8,6 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from ...engine.dice import DiceExpr, compile_dice
+from ...i18n import _
 from ..common import DiceText, Id, Model, ability_mod, unique_ids
 
 SKILLS = ("incalzare", "unarmed_combat", "combat_archer", "combat_casting")
@@ -53,7 +54,7 @@ class SpellModel(Model):
     @model_validator(mode="after")
     def _save_needs_dc(self) -> SpellModel:
         if self.save is not None and self.dc is None:
-            raise ValueError(f"spell {self.id!r} has a save but no dc")
+            raise ValueError(_("spell {s!r} has a save but no dc").format(s=self.id))
         return self
 
 
@@ -96,16 +97,17 @@ class TerzaStats(Model):
         weapons = {w.id for w in self.weapons}
         shield = shield_id(self.shield)
         if shield is not None and shield in weapons:
-            raise ValueError(f"the shield and a weapon have the same id {shield!r}")
+            raise ValueError(_("the shield and a weapon have the same id {id!r}").format(id=shield))
         known = weapons | ({shield} if shield else set())
         for w in self.wielding or []:
             if w not in known:
                 raise ValueError(
-                    f"wielding names {w!r}, which is not one of its weapons or its shield "
-                    f"({', '.join(sorted(known)) or 'none'})"
+                    _("wielding names {w!r}, which is not one of its weapons or its shield ({known})").format(
+                        w=w, known=", ".join(sorted(known)) or _("none")
+                    )
                 )
         if self.wielding is not None and len(set(self.wielding)) != len(self.wielding):
-            raise ValueError("wielding names the same thing twice")
+            raise ValueError(_("wielding names the same thing twice"))
         spells = {s.id for s in self.spells}
         for item in self.items:
             effect = item.effect
@@ -114,7 +116,11 @@ class TerzaStats(Model):
                 and isinstance(effect.spell, str)
                 and effect.spell not in spells
             ):
-                raise ValueError(f"item {item.id!r} casts {effect.spell!r}, which is not one of its spells")
+                raise ValueError(
+                    _("item {i!r} casts {s!r}, which is not one of its spells").format(
+                        i=item.id, s=effect.spell
+                    )
+                )
         return self
 
 

@@ -15,7 +15,8 @@ from ...engine.commands import Command, Square
 from ...engine.errors import IllegalCommand
 from ...engine.grid import DIRECTIONS, OPPOSITE, fmt_square
 from ...engine.state import Combatant, Window
-from ...i18n import _
+from ...i18n import N_, _
+from ...vocabulary import label
 from ..base import illegal
 from .combat import enemies, in_zoc
 from .hands import draw, held_item, sheathe
@@ -40,6 +41,7 @@ class Kind:
     run: Callable[[Encounter, Combatant, Any], Step]
     offers: Callable[[Encounter, Combatant], Iterable[Args]]
     nothing: str
+    """Why there is none to offer (an ``N_``-marked message with ``{a}``, translated when shown), or ""."""
 
 
 # -- the squares a step may go to (R-TA-MOV-2) ------------------------------------------------------
@@ -57,7 +59,9 @@ def check_free_neighbour(enc: Encounter, c: Combatant, to: Square) -> int:
     units = enc.grid.check_path(c.name, c.pos, (to,))
     other = enc.occupied.get(to)
     if other is not None and other is not c:
-        raise illegal("bad_path", "{a}: {sq} is occupied by {o}", a=c.name, sq=fmt_square(to), o=other.name)
+        raise illegal(
+            "bad_path", _("{a}: {sq} is occupied by {o}"), a=c.name, sq=fmt_square(to), o=other.name
+        )
     return units[0]
 
 
@@ -76,11 +80,11 @@ def _run_defend(enc: Encounter, c: Combatant, plan: None) -> Step:
 
 def _check_step(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     if cmd.to is None:
-        raise illegal("invalid_command", "{a}: step needs 'to'", a=c.name)
+        raise illegal("invalid_command", _("{a}: step needs 'to'"), a=c.name)
     if cmd.to not in (ahead(c), behind(c)):
         raise illegal(
             "bad_path",
-            "{a}: a step goes one square straight forward or back (facing {f}: {fw} or {bw})",
+            _("{a}: a step goes one square straight forward or back (facing {f}: {fw} or {bw})"),
             a=c.name,
             f=c.facing,
             fw=fmt_square(ahead(c)),
@@ -106,12 +110,12 @@ def _check_disengage(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
     if not enc.variants["terza.third_action.disengage"]:
         raise illegal(
             "not_allowed",
-            "the third action disengage is removed for the trial (variant terza.third_action.disengage)",
+            _("the third action disengage is removed for the trial (variant terza.third_action.disengage)"),
         )
     if not any(in_zoc(enc, e, c.pos) for e in enemies(enc, c)):
-        raise illegal("not_allowed", "{a} is not in melee: there is nothing to disengage from", a=c.name)
+        raise illegal("not_allowed", _("{a} is not in melee: there is nothing to disengage from"), a=c.name)
     if cmd.to is None:
-        raise illegal("invalid_command", "{a}: disengage needs 'to'", a=c.name)
+        raise illegal("invalid_command", _("{a}: disengage needs 'to'"), a=c.name)
     return Walk((cmd.to,), (check_free_neighbour(enc, c, cmd.to),), DISENGAGE)
 
 
@@ -121,11 +125,11 @@ def _disengage_offers(enc: Encounter, c: Combatant) -> list[Args]:
 
 def _check_rotate(enc: Encounter, c: Combatant, cmd: Command) -> str:
     if cmd.facing is None:
-        raise illegal("invalid_command", "{a}: rotate needs 'facing'", a=c.name)
+        raise illegal("invalid_command", _("{a}: rotate needs 'facing'"), a=c.name)
     if cmd.facing not in DIRECTIONS:
-        raise illegal("invalid_command", "{f!r} is not a facing (N NE E SE S SW W NW)", f=cmd.facing)
+        raise illegal("invalid_command", _("{f!r} is not a facing (N NE E SE S SW W NW)"), f=cmd.facing)
     if cmd.facing == c.facing:
-        raise illegal("not_allowed", "{a} already faces {f}", a=c.name, f=cmd.facing)
+        raise illegal("not_allowed", _("{a} already faces {f}"), a=c.name, f=cmd.facing)
     return cmd.facing
 
 
@@ -170,9 +174,9 @@ def _weapon_offers(in_hand: bool) -> Callable[[Encounter, Combatant], list[Args]
 def _check_shield(enc: Encounter, c: Combatant, cmd: Command) -> str:
     shield = data(c).p.shield
     if shield is None:
-        raise illegal("not_allowed", "{a} has no shield", a=c.name)
+        raise illegal("not_allowed", _("{a} has no shield"), a=c.name)
     if shield.id in c.wielding:
-        raise illegal("not_allowed", "{a} already holds its shield", a=c.name)
+        raise illegal("not_allowed", _("{a} already holds its shield"), a=c.name)
     return shield.id
 
 
@@ -210,7 +214,7 @@ KIND_TABLE: dict[str, Kind] = {
             _check_step,
             _run_walk("step"),
             _step_offers,
-            "there is no square straight forward or back",
+            N_("there is no square straight forward or back"),
         ),
         Kind(
             "disengage",
@@ -218,7 +222,7 @@ KIND_TABLE: dict[str, Kind] = {
             _check_disengage,
             _run_walk("disengage"),
             _disengage_offers,
-            "there is no square to step to",
+            N_("there is no square to step to"),
         ),
         Kind("rotate", frozenset({"facing"}), _check_rotate, _run_rotate, _rotate_offers, ""),
         Kind(
@@ -227,9 +231,9 @@ KIND_TABLE: dict[str, Kind] = {
             _check_draw,
             _run_draw,
             _weapon_offers(in_hand=False),
-            "{a} has no weapon to draw: every one is in hand",
+            N_("{a} has no weapon to draw: every one is in hand"),
         ),
-        Kind("shield", frozenset(), _check_shield, _run_shield, _shield_offers, "{a} has no shield"),
+        Kind("shield", frozenset(), _check_shield, _run_shield, _shield_offers, N_("{a} has no shield")),
         Kind("press", frozenset(), _check_press, _run_press, _always, ""),
         Kind(
             "sheathe",
@@ -237,7 +241,7 @@ KIND_TABLE: dict[str, Kind] = {
             _check_sheathe,
             _run_sheathe,
             _weapon_offers(in_hand=True),
-            "{a} holds no weapon to sheathe",
+            N_("{a} holds no weapon to sheathe"),
         ),
     )
 }
@@ -264,11 +268,11 @@ def check_third(enc: Encounter, c: Combatant, cmd: Command, when: str) -> tuple[
     kind = KIND_TABLE.get(name or "")
     if kind is None:
         raise illegal(
-            "invalid_command", "{k!r} is not a kind of third action ({all})", k=name, all=", ".join(KINDS)
+            "invalid_command", _("{k!r} is not a kind of third action ({all})"), k=name, all=", ".join(KINDS)
         )
     extra = set(cmd.given()) - {"actor", "do"} - ({"kind"} if cmd.do == "third" else set()) - kind.fields
     if extra:
-        raise illegal("invalid_command", "{a}: {k} does not take {f!r}", a=c.name, k=kind.id, f=min(extra))
+        raise illegal("invalid_command", _("{a}: {k} does not take {f!r}"), a=c.name, k=kind.id, f=min(extra))
     blocker = third_blocker(enc, c)
     if blocker is not None:
         raise IllegalCommand(*blocker)  # R-TA-3-4, with the reason in the message
@@ -290,7 +294,9 @@ def kind_reason(enc: Encounter, c: Combatant, kind: Kind) -> str | None:
                 reasons.append(exc.message)
             continue
         return None
-    return "; ".join(reasons) or _(kind.nothing).format(a=c.name)
+    if reasons:
+        return "; ".join(reasons)
+    return _(kind.nothing).format(a=c.name) if kind.nothing else ""
 
 
 def options(enc: Encounter, c: Combatant, when: str) -> list[tuple[str, str | None]]:
@@ -379,17 +385,17 @@ def check_third_answer(enc: Encounter, window: Window, cmd: Command) -> None:
     assert isinstance(window.context, ThirdContext)
     if cmd.do == "decline":
         if len(cmd.given()) > 2:
-            raise illegal("invalid_command", "{a}: decline takes no other field", a=cmd.actor)
+            raise illegal("invalid_command", _("{a}: decline takes no other field"), a=cmd.actor)
         return
     name = kind_of(cmd)
     if name is None:
-        raise illegal("invalid_command", "{a}: third needs 'kind'", a=cmd.actor)
+        raise illegal("invalid_command", _("{a}: third needs 'kind'"), a=cmd.actor)
     if not tuple.__contains__(window.choices, name):
         raise illegal(
             "decision_pending",
-            "{who} must first answer: {choices}",
-            who=window.actor,
-            choices=", ".join(window.choices),
+            _("{who} must first answer: {choices}"),
+            who=enc.combatants[window.actor].name,
+            choices=", ".join(label("action", choice) for choice in window.choices),
         )
     check_third(enc, enc.combatants[cmd.actor], cmd, window.context.when)
 

@@ -15,6 +15,7 @@ from ...engine.commands import Command
 from ...engine.grid import Square
 from ...engine.state import Combatant, Window
 from ...i18n import _
+from ...vocabulary import label
 from .combat import condition_disadvantage
 from .rolls import reflex_save
 from .state import data
@@ -55,7 +56,7 @@ def third_blocker(enc: Encounter, c: Combatant) -> tuple[str, str] | None:
     """Why ``c`` may take no third action now, as (error code, reason), or None (R-TA-3-4)."""
     d = data(c)
     if enc.ruleset.is_defeated(c):
-        return "defeated", _("{a} is {s}").format(a=c.name, s=_(c.state))
+        return "defeated", _("{a} is {s}").format(a=c.name, s=label("state", c.state))
     if d.third < 1:
         # R-TA-ECO-3: one per round
         return "no_budget", _("{a} has already used its third action this round").format(a=c.name)
@@ -63,10 +64,10 @@ def third_blocker(enc: Encounter, c: Combatant) -> tuple[str, str] | None:
         return "not_allowed", _("{a} made an attack during its turn this round").format(a=c.name)
     dis = condition_disadvantage(c)
     if dis is not None:
-        return "not_allowed", _("{a} has disadvantage ({c})").format(a=c.name, c=_(dis))
+        return "not_allowed", _("{a} has disadvantage ({c})").format(a=c.name, c=label("condition", dis))
     limit = next((k for k in LIMITING if k in c.conditions), None)
     if limit is not None:
-        return "not_allowed", _("{a} is {c}").format(a=c.name, c=_(limit))
+        return "not_allowed", _("{a} is {c}").format(a=c.name, c=label("condition", limit))
     if enc.variants["terza.third_action.no_after_move"] and d.moved_this_round:
         return "not_allowed", _("{a} has moved this round (variant terza.third_action.no_after_move)").format(
             a=c.name
