@@ -267,7 +267,7 @@ def test_board_ignores_ui_state_that_does_not_fit(client: TestClient, table: Tab
 def test_movement_preview_on_the_page(table: Table) -> None:
     to_valeros(table)
     r = table.client.get(f"/t/{table.gm}/board", params={"mode": "move", "dest": "1,2"})
-    assert "1.5 m</b> · 1 square" in r.text and "Leaving [2,2] provokes Orc" in r.text
+    assert "1.50 m</b> · 1 square" in r.text and "Leaving [2,2] provokes Orc" in r.text
     r = table.client.get(f"/t/{table.gm}/board", params={"mode": "move", "dest": "2,4"})
     assert "3 m</b> · 2 squares" in r.text and "Leaving [2,2] provokes Orc" in r.text
     r = table.client.get(f"/t/{table.gm}/board", params={"mode": "five_foot_step", "dest": "1,2"})

@@ -60,7 +60,7 @@ def test_gm_plays_a_fight_while_a_player_watches_live(server: Server, browser: B
     expect(gm.locator("[data-test=actor] h2")).to_have_text("Valeros")
     expect(player.locator("[data-test=actor] h2")).to_have_text("Valeros")
     chips = gm.locator("[data-test=chips]")
-    for chip in ("standard", "move", "swift", "5-ft step", "opportunity attacks"):
+    for chip in ("standard action", "move action", "swift action", "1.5 m step", "attacks of opportunity"):
         expect(chips).to_contain_text(chip)
     # refused actions are greyed, with the reason on hover
     cast = gm.locator("[data-test=act-cast]")
@@ -86,7 +86,7 @@ def test_gm_plays_a_fight_while_a_player_watches_live(server: Server, browser: B
     # a move that provokes: aim, see the path, its cost and who may strike, confirm
     aim_move(gm)
     preview = gm.locator("[data-test=preview]")
-    expect(preview.locator("[data-test=cost]")).to_have_text("1.5 m")
+    expect(preview.locator("[data-test=cost]")).to_have_text("1.50 m")
     expect(preview.locator("[data-test=provokes]")).to_contain_text("Leaving [2,2] provokes Orc")
     expect(gm.locator("#sq-2-2")).to_have_class("sq provoke")
     shot(gm, "gm-move-preview")

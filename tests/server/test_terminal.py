@@ -49,7 +49,7 @@ def test_a_gm_plays_in_the_terminal(tracker: Tracker) -> None:
     steps: list[str | Callable[[], str]] = [
         "u",  # nothing to undo yet: an error, the loop goes on
         "99",  # no such choice
-        number(tracker, gm, "End turn"),
+        number(tracker, gm, "End the turn"),
         number(tracker, gm, "Attack"),
         number(tracker, gm, "Attack"),  # the second attack makes it a full attack
         "u",  # take it back
@@ -85,7 +85,7 @@ def test_play_command_line(tmp_path: Path, sqlite_url: str) -> None:
     runner = CliRunner()
     r = runner.invoke(app, ["play", str(fight), "--db", sqlite_url], input="q\n")
     assert r.exit_code == 0, r.output
-    assert "Orc" in r.output and "End turn" in r.output
+    assert "Orc" in r.output and "End the turn" in r.output
     store = Store(sqlite_url)
     [row] = store.tables()
     r = runner.invoke(app, ["play", "--resume", row.id, "--db", sqlite_url], input="")

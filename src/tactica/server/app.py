@@ -22,14 +22,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from sse_starlette import EventSourceResponse, ServerSentEvent
 
 from .. import __version__, available_rulesets
 from ..engine.commands import Command
 from ..engine.errors import EncounterError, EncounterErrors, IllegalCommand
-from ..i18n import _, ngettext
+from ..i18n import _, current, ngettext
 from . import page
+from .language import LanguageMiddleware, switch
 from .storage import Store
 from .tracker import MAX_FILE_BYTES, Access, Broken, Conflict, Forbidden, Live, NotFound, Tracker, case_yaml
 from .views import legal_json, state
@@ -177,7 +178,7 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
     )
     app.state.tracker = tracker
     app.add_middleware(BodyLimit)
-    templates = Jinja2Templates(directory=str(HERE / "templates"))
+    templates = Jinja2Templates(directory=str(HERE / "templates"), context_processors=[switch])
     templates.env.globals["_"] = _
     templates.env.globals["ngettext"] = ngettext
     app.mount("/static", StaticFiles(directory=str(HERE / "static")), name="static")
@@ -198,6 +199,9 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
                 "img-src 'self' data:",
             )
         return response
+
+    # the outermost layer: everything under it (errors, pages, streams) speaks the request's language
+    app.add_middleware(LanguageMiddleware, default=current())
 
     # -- errors ---------------------------------------------------------------------------------------
     @app.exception_handler(ApiError)
@@ -230,8 +234,7 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
     async def _invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
         first = exc.errors()[0] if exc.errors() else {}
         where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
-        msg = f"{where}: {first.get('msg', 'invalid')}" if where else str(first.get("msg", "invalid request"))
-        return JSONResponse(error_body("invalid_command", msg), status_code=422)
+        return JSONResponse(error_body("invalid_command", invalid_message(first, where)), status_code=422)
 
     @app.exception_handler(RecursionError)
     async def _deep(_r: Request, _exc: RecursionError) -> JSONResponse:
@@ -298,8 +301,10 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
         elif ctype.startswith("application/json"):
             try:
                 body = CreateBody.model_validate_json(await request.body())
-            except ValueError as exc:
-                raise ApiError(422, "invalid_file", str(exc).splitlines()[0]) from None
+            except ValidationError as exc:
+                first: Any = exc.errors()[0] if exc.errors() else {}
+                where = ".".join(str(p) for p in first.get("loc", ()))
+                raise ApiError(422, "invalid_file", invalid_message(first, where)) from None
         else:
             body = CreateBody(file=_text(await request.body()))
         made = await _threaded(tracker.create, body.file, body.filename, body.title)
@@ -530,7 +535,7 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
     async def page_stream(request: Request, token: str) -> Response:
         found = await _threaded(page_access, token)
         if found is None:
-            return PlainTextResponse("not found", status_code=404)
+            return PlainTextResponse(_("no such table"), status_code=404)
         return EventSourceResponse(_watch(tracker, found[1]), ping=15)
 
     @app.get("/t/{token}/case", include_in_schema=False)
@@ -555,6 +560,36 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
         return {"ok": True, "storage": tracker.store.kind}
 
     return app
+
+
+def invalid_message(error: Any, where: str) -> str:
+    """A request pydantic refused, in words (its own messages are English only); ``where`` is the
+    field's path in the body (empty for the body itself)."""
+    kind = str(error.get("type", ""))
+    ctx = error.get("ctx") or {}
+    if not where:
+        if kind == "json_invalid":
+            return _("the body is not valid JSON")
+        if kind == "missing":
+            return _("the request needs a JSON body")
+        if kind in ("dict_type", "model_type", "model_attributes_type"):
+            return _("the body must be a JSON object")
+        return str(error.get("msg") or _("invalid request"))
+    if kind == "missing":
+        return _("{where}: this field is required").format(where=where)
+    if kind == "extra_forbidden":
+        return _("{where}: there is no such field").format(where=where)
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return _("{where}: a whole number is needed").format(where=where)
+    if kind in ("dict_type", "model_type", "model_attributes_type"):
+        return _("{where}: a mapping is needed").format(where=where)
+    if kind == "greater_than_equal":
+        return _("{where}: at least {n}").format(where=where, n=ctx.get("ge"))
+    if kind == "string_too_long":
+        return _("{where}: at most {n} characters").format(where=where, n=ctx.get("max_length"))
+    if kind == "string_pattern_mismatch":
+        return _("{where}: not an accepted value").format(where=where)
+    return _("{where}: {message}").format(where=where, message=error.get("msg") or _("invalid request"))
 
 
 def _text(raw: bytes) -> str:

@@ -8,9 +8,10 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from ..engine.errors import EncounterError
-from ..i18n import _
+from ..i18n import N_, _
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -19,31 +20,43 @@ DbOption = Annotated[
     str | None,
     typer.Option(
         "--db",
-        help="Database URL (default: TACTICA_DATABASE_URL, else a SQLite file under ~/.local/share/tactica).",
+        help=N_(
+            "Database URL (default: TACTICA_DATABASE_URL, else a SQLite file under ~/.local/share/tactica)."
+        ),
     ),
 ]
 
 
+def fail(message: str) -> None:
+    """One error line on stderr (the message as it is: a path or a name with brackets is no markup)."""
+    head = _("error")
+    err.print(Text.assemble((head, "bold red"), ": ", message), soft_wrap=True)
+
+
 def register(app: typer.Typer) -> None:
-    """Add ``serve`` and ``play`` to the main CLI."""
-    app.command()(serve)
-    app.command()(play)
+    """Add ``serve`` and ``play`` to the main CLI (their help is marked here and translated by the
+    main CLI when it starts, in the language it chose)."""
+    app.command(
+        help=N_("Start the web tracker (GM and player pages, HTTP API with docs at /docs, live updates).")
+    )(serve)
+    app.command(
+        help=N_("Run a fight in the terminal: map, order, economy, numbered commands, prompts, undo (saved).")
+    )(play)
 
 
 def serve(
     host: Annotated[
-        str, typer.Option(help="Address to listen on (0.0.0.0 lets phones on the LAN in).")
+        str, typer.Option(help=N_("Address to listen on (0.0.0.0 lets phones on the LAN in)."))
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port (default: TACTICA_PORT or 8000).")] = 0,
+    port: Annotated[int, typer.Option(help=N_("Port (default: TACTICA_PORT or 8000)."))] = 0,
     db: DbOption = None,
     examples: Annotated[
-        bool, typer.Option("--examples", help="Open a table for each bundled example fight.")
+        bool, typer.Option("--examples", help=N_("Open a table for each bundled example fight."))
     ] = False,
     public_url: Annotated[
-        str | None, typer.Option("--public-url", help="The address players use, for the printed links.")
+        str | None, typer.Option("--public-url", help=N_("The address players use, for the printed links."))
     ] = None,
 ) -> None:
-    """Start the web tracker (GM and player pages, HTTP API with docs at /docs, live updates)."""
     import uvicorn
 
     from .app import create_app
@@ -54,22 +67,27 @@ def serve(
     store = Store(db)
     tracker = Tracker(store)
     base = (public_url or f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else host}:{port}").rstrip("/")
-    out.print(f"[bold]Tactica tracker[/] · {_('storage')}: {store.kind} · {base}")
+    out.print(_("[bold]Tactica tracker[/] · storage: {kind} · {url}").format(kind=store.kind, url=base))
     if examples:
         for title, token in tracker.ensure_examples():
-            out.print(f"  [bold]{title}[/] · GM: [link]{base}/t/{token}[/link]", soft_wrap=True)
-    out.print(f"  {_('new table')}: {base}/  ·  API: {base}/docs", soft_wrap=True)
+            gm = _("GM: {url}").format(url=f"[link]{base}/t/{token}[/link]")
+            out.print(f"  [bold]{title}[/] · {gm}", soft_wrap=True)
+    out.print(
+        "  " + _("new table: {url}  ·  API: {docs}").format(url=f"{base}/", docs=f"{base}/docs"),
+        soft_wrap=True,
+    )
     uvicorn.run(create_app(tracker), host=host, port=port, log_level="warning", access_log=False)
 
 
 def play(
     file: Annotated[
-        Path | None, typer.Argument(help="An encounter file (YAML or JSON) to start a new table from.")
+        Path | None, typer.Argument(help=N_("An encounter file (YAML or JSON) to start a new table from."))
     ] = None,
     db: DbOption = None,
-    resume: Annotated[str | None, typer.Option("--resume", help="Continue a saved table (its id).")] = None,
+    resume: Annotated[
+        str | None, typer.Option("--resume", help=N_("Continue a saved table (its id)."))
+    ] = None,
 ) -> None:
-    """Run a fight in the terminal: map, order, economy, numbered commands, prompts, undo (saved)."""
     from .storage import Store
     from .terminal import play as loop
     from .tracker import Access, Tracker
@@ -78,20 +96,20 @@ def play(
     if resume:
         row = tracker.store.table(resume)
         if row is None:
-            err.print(f"[bold red]{_('error')}[/]: {_('no table {t}').format(t=resume)}")
+            fail(_("no table {t}").format(t=resume))
             raise typer.Exit(2)
         table_id = row.id
     elif file is not None:
         try:
             text = file.read_text(encoding="utf-8")
         except OSError as exc:
-            err.print(f"[bold red]{_('error')}[/]: {file}: {exc}")
+            fail(f"{file}: {exc}")
             raise typer.Exit(2) from None
         try:
             made = tracker.create(text, file.name, origin=f"play:{file.name}")
         except EncounterError as exc:
             for line in str(exc).splitlines():
-                err.print(f"[bold red]{_('error')}[/]: {line}", soft_wrap=True)
+                fail(line)
             raise typer.Exit(2) from None
         table_id = made.table_id
     else:

@@ -18,18 +18,23 @@ from ..engine.commands import Command, Square
 from ..engine.core import GM
 from ..engine.errors import IllegalCommand
 from ..engine.grid import BLOCKED
-from ..i18n import _
+from ..engine.state import Combatant
+from ..i18n import _, metres
+from ..vocabulary import label
 from . import adapters
 from .tracker import Access, Live, Tracker
 from .views import (
     TERRAIN,
     ActionView,
+    Chip,
     actions,
+    chip,
     command_label,
+    grant_label,
     hp_percent,
     initials,
     log_blocks,
-    pretty,
+    role_label,
     side_colours,
     square_set,
     trigger_text,
@@ -109,22 +114,14 @@ def gm_command(form: Mapping[str, Any], live: Live) -> Command:
     raise IllegalCommand("invalid_command", _("unknown GM override {op!r}").format(op=op))
 
 
-USAGE_WORDS = ("this_turn", "this_round", "used", "spent", "taken", "fatigue", "penalty")
-"""Resource names that count what was used (0 is good), not what is left: shown as plain counts."""
+def _chips(live: Live, c: Combatant, names: dict[str, str]) -> list[Chip]:
+    """The economy chips of ``c``: what is left is green, what is spent struck through."""
+    return [chip(k, v, names) for k, v in live.enc.ruleset.resources(live.enc, c).items()]
 
 
-def _chip(key: str, value: Any) -> dict[str, Any]:
-    """One economy chip from a ``resources`` entry: what is left is green, what is spent struck
-    through; a count of things used (``spells_this_turn``) is shown as it is; ``*_m`` is metres."""
-    label, unit = key, ""
-    if key.endswith("_m"):
-        label, unit = key[:-2], " m"
-    usage = any(w in key for w in USAGE_WORDS)
-    if isinstance(value, bool):
-        return {"label": pretty(label), "value": "", "on": value, "usage": False}
-    if isinstance(value, int | float):
-        return {"label": pretty(label), "value": f"{value:g}{unit}", "on": value > 0, "usage": usage}
-    return {"label": pretty(label), "value": str(value), "on": bool(value), "usage": usage}
+def _conditions(live: Live, c: Combatant) -> list[str]:
+    """``c``'s conditions in words (those shown as its state left out), in the reader's order."""
+    return sorted(label("condition", k) for k in c.conditions if k not in live.enc.ruleset.state_conditions)
 
 
 def _buttons(view: ActionView, names: dict[str, str]) -> list[dict[str, str]]:
@@ -189,10 +186,11 @@ def _context(
             "id": turn.id,
             "name": turn.name,
             "colour": colours[turn.side],
-            "chips": [_chip(k, v) for k, v in enc.ruleset.resources(enc, turn).items()],
+            "chips": _chips(live, turn, names),
             "hp": turn.hp,
             "max_hp": turn.max_hp,
             "state": turn.state,
+            "state_label": label("state", turn.state),
         }
     menu = []
     for v in action_views:
@@ -232,7 +230,7 @@ def _context(
             preview = {
                 "label": command_label(cmd, names),
                 "command": cmd_json(cmd),
-                "metres": p.metres,
+                "metres": None if p.metres is None else metres(p.metres),
                 "squares": len(p.path),
                 "provokes": [
                     {"square": list(s), "by": [names.get(i, i) for i in ids]} for s, ids in p.provokes
@@ -279,12 +277,11 @@ def _context(
                     "colour": colours[here.side],
                     "hp": hp_percent(here),
                     "state": here.state,
+                    "state_label": label("state", here.state),
                     "current": turn is here,
                     "pending": enc.pending is not None and enc.pending.actor == here.id,
                     "selected": selected is here,
-                    "conditions": [
-                        pretty(k) for k in here.conditions if k not in enc.ruleset.state_conditions
-                    ],
+                    "conditions": _conditions(live, here),
                     "mine": access.may_command(here.id) and access.role == "player",
                 }
             title = f"[{x},{y}]"
@@ -316,7 +313,8 @@ def _context(
                 "max_hp": o.max_hp,
                 "hp_pct": hp_percent(o),
                 "state": o.state,
-                "conditions": [pretty(k) for k in o.conditions if k not in enc.ruleset.state_conditions],
+                "state_label": label("state", o.state),
+                "conditions": _conditions(live, o),
                 "current": turn is o,
                 "pending": enc.pending is not None and enc.pending.actor == o.id,
                 "mine": access.role == "player" and o.id in access.scope,
@@ -333,14 +331,16 @@ def _context(
             "hp": selected.hp,
             "max_hp": selected.max_hp,
             "state": selected.state,
+            "state_label": label("state", selected.state),
             "side": selected.side,
             "at": list(selected.pos),
-            "conditions": sorted(
-                pretty(k) for k in selected.conditions if k not in enc.ruleset.state_conditions
+            "conditions": _conditions(live, selected),
+            "all_conditions": sorted(
+                ({"id": k, "label": label("condition", k)} for k in enc.ruleset.conditions),
+                key=lambda c: c["label"],
             ),
-            "all_conditions": sorted(enc.ruleset.conditions),
             "threatens": len(threatened),
-            "chips": [_chip(k, v) for k, v in enc.ruleset.resources(enc, selected).items()],
+            "chips": _chips(live, selected, names),
         }
 
     last_cmd = live.enc.log[-1] if live.enc.log else None
@@ -350,7 +350,13 @@ def _context(
         root = str(request.base_url).rstrip("/")
         for g in tracker.grants(live.id):
             if g.role != "gm":
-                player_links.append({"label": _(g.label), "role": g.role, "url": f"{root}/t/{g.token}"})
+                player_links.append(
+                    {
+                        "label": grant_label(g.label),
+                        "role": role_label(g.role),
+                        "url": f"{root}/t/{g.token}",
+                    }
+                )
     scope_names = [names.get(i, i) for i in sorted(access.scope)]
     outcome = enc.outcome()
     return {
@@ -364,7 +370,8 @@ def _context(
         "refresh": f"{base}/board?{ui.query()}",
         "role": access.role,
         "is_gm": is_gm,
-        "label": access.label,
+        "label": grant_label(access.label),
+        "mode_label": label("action", ui.mode) if ui.mode and ui.mode != PLACE else "",
         "scope_names": scope_names,
         "prompt": prompt,
         "actor": actor,
@@ -374,7 +381,7 @@ def _context(
         "rows": rows,
         "width": enc.grid.width,
         "height": enc.grid.height,
-        "square_m": enc.grid.square_m,
+        "square_m": metres(enc.grid.square_m),
         "order": order,
         "sel": sel_view,
         "log": log_blocks(tracker.event_log(live), names),

@@ -21,12 +21,14 @@ from ..engine.commands import Command, Square
 from ..engine.core import GM
 from ..engine.errors import IllegalCommand
 from ..engine.grid import BLOCKED, DIFFICULT, VERY_DIFFICULT
-from ..i18n import _
+from ..i18n import _, metres, ngettext
+from ..vocabulary import label
 from . import adapters
 from .tracker import Access, Conflict, Forbidden, Live, Tracker
 from .views import (
     ActionView,
     actions,
+    chip,
     command_label,
     event_line,
     initials,
@@ -44,6 +46,11 @@ class Choice:
     label: str
     command: Command | None  # None: aimed on the map (needs X Y)
     view: ActionView | None = None
+
+
+def say(console: Console, text: str, style: str) -> None:
+    """Print ``text`` in ``style``, as it is (a name or a translation with brackets is no markup)."""
+    console.print(Text(text, style=style))
 
 
 def draw_map(live: Live, console: Console, highlight: set[Square] | None = None) -> None:
@@ -80,12 +87,14 @@ def draw_status(live: Live, console: Console) -> None:
         t.add_column(col)
     for c in enc.order:
         mark = "▶" if enc.current is c else ("⚡" if enc.pending and enc.pending.actor == c.id else "")
-        conds = ", ".join(k for k in c.conditions if k not in enc.ruleset.state_conditions)
+        conds = ", ".join(
+            sorted(label("condition", k) for k in c.conditions if k not in enc.ruleset.state_conditions)
+        )
         t.add_row(
             mark,
             Text(f"{initials(c.name)} {c.name}", style=colours[c.side]),
             f"{c.hp}/{c.max_hp}",
-            c.state,
+            label("state", c.state),
             conds,
             f"[{c.pos[0]},{c.pos[1]}]",
         )
@@ -107,7 +116,8 @@ def choices_for(live: Live, access: Access) -> tuple[list[Choice], str | None]:
             out.append(
                 Choice(
                     len(out) + 1,
-                    _("{a} X Y  ({n} squares)").format(
+                    # Translators: a map action in `tactica play`: type its number, then the square's X Y
+                    ngettext("{a} X Y  ({n} square)", "{a} X Y  ({n} squares)", len(v.commands)).format(
                         a=v.label[:1].upper() + v.label[1:], n=len(v.commands)
                     ),
                     None,
@@ -129,30 +139,35 @@ def play(tracker: Tracker, access: Access, read: Callable[[str], str], console: 
         live = tracker.live(access.table_id)
         enc = live.enc
         names = live.names()
-        console.rule(f"[bold]{live.title}[/] · {_('round')} {enc.round} · v{live.version}")
+        rnd = _("round {n}").format(n=enc.round)
+        console.rule(Text.assemble((live.title, "bold"), f" · {rnd} · v{live.version}"))
         draw_map(live, console, highlight)
         highlight = None
         draw_status(live, console)
         outcome = enc.outcome()
-        if outcome is not None:
-            console.print(f"[bold green]🏁 {_('The fight is over')}: {outcome}[/]")
+        if outcome == "draw":
+            say(console, "🏁 " + _("Nobody is left standing: a draw."), "bold green")
+        elif outcome is not None:
+            say(console, "🏁 " + _("The fight is over: {side} win.").format(side=outcome), "bold green")
         choices, who = choices_for(live, access)
         if enc.pending is not None:
             w = enc.pending
-            console.print(
-                f"[bold yellow]⚡ {_('{who} may react').format(who=names.get(w.actor, w.actor))}: "
-                f"{trigger_text(w.trigger, names)}[/]"
+            asked = _("{who} may react: {why}").format(
+                who=names.get(w.actor, w.actor), why=trigger_text(w.trigger, names)
             )
+            say(console, "⚡ " + asked, "bold yellow")
         elif who is not None:
             c = enc.combatants[who]
-            chips = "  ".join(
-                f"[green]{k}={v}[/]" if v else f"[dim]{k}={v}[/]"
-                for k, v in enc.ruleset.resources(enc, c).items()
+            economy = [chip(k, v, names) for k, v in enc.ruleset.resources(enc, c).items()]
+            chips = Text("  ").join(
+                Text(f"{ch.label}={ch.value}" if ch.value else ch.label, style="green" if ch.on else "dim")
+                for ch in economy
             )
-            console.print(f"[bold]▶ {c.name}[/]  {chips}")
+            console.print(Text.assemble(Text(f"▶ {c.name}", style="bold"), "  ", chips))
         for ch in choices:
-            console.print(f"  [cyan]{ch.number:>2}[/] {ch.label}")
-        console.print(f"[dim]{_('u undo · t ID threatened squares · l log · hp ID N · q quit')}[/]")
+            console.print(Text.assemble((f"  {ch.number:>2}", "cyan"), " ", ch.label))
+        # Translators: the keys of `tactica play` (u, t, l, hp, q) stay as they are
+        say(console, _("u undo · t ID threatened squares · l log · hp ID N · q quit"), "dim")
         try:
             line = read("> ").strip()
         except EOFError:
@@ -167,14 +182,16 @@ def play(tracker: Tracker, access: Access, read: Callable[[str], str], console: 
             if head in ("u", "undo"):
                 out = tracker.undo(access, live.version)
                 taken = command_label(Command.from_json(out.message["command"]), names)
-                console.print(f"[blue]↶ {_('undone')}: {taken}[/]")
+                say(console, "↶ " + _("undone: {command}").format(command=taken), "blue")
                 shown = len(tracker.live(access.table_id).enc.log)
                 continue
             if head in ("l", "log"):
                 for block in tracker.event_log(live)[-8:]:
                     for ev in block["events"]:
                         ln = event_line(ev, names)
-                        console.print(f"  {ln.text}" + (f"  [yellow]{ln.detail}[/]" if ln.detail else ""))
+                        console.print(
+                            Text.assemble(f"  {ln.text}", (f"  {ln.detail}" if ln.detail else "", "yellow"))
+                        )
                 continue
             if head == "t" and len(parts) == 2 and parts[1] in enc.combatants:
                 highlight = set(adapters.threatened_squares(enc, enc.combatants[parts[1]]))
@@ -187,7 +204,7 @@ def play(tracker: Tracker, access: Access, read: Callable[[str], str], console: 
                 n = int(head)
                 picked = next((c for c in choices if c.number == n), None)
                 if picked is None:
-                    console.print(f"[red]{_('no choice {n}').format(n=n)}[/]")
+                    say(console, _("no choice {n}").format(n=n), "red")
                     continue
                 cmd = picked.command
                 if cmd is None:
@@ -196,23 +213,26 @@ def play(tracker: Tracker, access: Access, read: Callable[[str], str], console: 
                         continue
                 tracker.act(access, live.version, cmd)
             else:
-                console.print(f"[red]{_('type a number, u, t ID, l, hp ID N or q')}[/]")
+                # Translators: the keys of `tactica play` stay as they are
+                say(console, _("type a number, u, t ID, l, hp ID N or q"), "red")
                 continue
         except IllegalCommand as exc:
-            console.print(f"[bold red]✗ {exc.code}[/]: {exc.message}")
+            console.print(Text.assemble((f"✗ {exc.code}", "bold red"), ": ", exc.message))
             continue
         except (Forbidden, Conflict) as exc:
-            console.print(f"[bold red]✗[/] {exc}")
+            console.print(Text.assemble(("✗", "bold red"), " ", str(exc)))
             continue
         except ValueError:
-            console.print(f"[red]{_('hp needs a whole number')}[/]")
+            say(console, _("hp needs a whole number"), "red")
             continue
         live = tracker.live(access.table_id)
         for events in live.enc.history[shown:]:
             for ev in events:
                 if ev.get("type") != "action":
                     ln = event_line(ev, names)
-                    console.print(f"  {ln.text}" + (f"  [yellow]{ln.detail}[/]" if ln.detail else ""))
+                    console.print(
+                        Text.assemble(f"  {ln.text}", (f"  {ln.detail}" if ln.detail else "", "yellow"))
+                    )
         shown = len(live.enc.log)
 
 
@@ -222,24 +242,24 @@ def _aimed(
     """The command of a map action for square ``X Y``, after showing its cost and what it provokes."""
     assert ch.view is not None
     if len(args) != 2 or not all(a.lstrip("-").isdigit() for a in args):
-        console.print(f"[red]{_('give the square: {n} X Y').format(n=ch.number)}[/]")
+        say(console, _("give the square: {n} X Y").format(n=ch.number), "red")
         return None
     dest = (int(args[0]), int(args[1]))
     cmd = square_set(ch.view.commands).get(dest)
     if cmd is None:
-        console.print(
-            f"[red]{_('{a} cannot reach [{x},{y}] now').format(a=ch.view.label, x=dest[0], y=dest[1])}[/]"
-        )
+        say(console, _("{a} cannot reach [{x},{y}] now").format(a=ch.view.label, x=dest[0], y=dest[1]), "red")
         return None
     p = adapters.preview(live.enc, cmd)
     names = live.names()
-    cost = f"{p.metres:g} m" if p.metres is not None else "?"
-    console.print(f"  {command_label(cmd, names)}: {cost}")
+    cost = metres(p.metres) if p.metres is not None else "?"
+    # Translators: a movement before it is confirmed: the command, then its cost in metres
+    console.print(Text("  " + _("{command}: {cost}").format(command=command_label(cmd, names), cost=cost)))
     for square, ids in p.provokes:
         who = ", ".join(names.get(i, i) for i in ids)
         warning = _("leaving [{x},{y}] provokes {who}").format(x=square[0], y=square[1], who=who)
-        console.print(f"  [bold red]⚠ {warning}[/]")
+        say(console, f"  ⚠ {warning}", "bold red")
     if p.provokes:
+        # Translators: y, yes, o, oui, s, si and sì are all understood as yes
         answer = read(_("go anyway? [y/N] ")).strip().lower()
         if answer not in ("y", "yes", "o", "oui", "s", "si", "sì"):
             return None

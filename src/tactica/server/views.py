@@ -19,31 +19,50 @@ from ..engine.errors import IllegalCommand
 from ..engine.grid import BLOCKED, DIFFICULT, VERY_DIFFICULT, chebyshev
 from ..engine.state import Combatant
 from ..files.narrate import narrate
-from ..i18n import _
+from ..i18n import N_, _, metres, number
 from ..rulesets.base import Action
+from ..vocabulary import VOCABULARY, any_label, label
 from . import adapters
 from .tracker import Live
 
 SIDE_COLOURS = ("#3b82f6", "#ef4444", "#22c55e", "#f59e0b", "#a855f7", "#14b8a6", "#ec4899", "#64748b")
 MAP_FIELDS = frozenset({"path", "to"})
 TEXT_FIELDS = frozenset({"spell", "special", "item", "weapon", "target", "trigger", "kind", "pay", "by"})
-NICE = {
-    "five_foot_step": "5-ft step",
-    "opportunity_attacks": "opportunity attacks",
-    "opportunity_attack": "attack of opportunity",
-    "full_round": "full-round",
-    "end_turn": "end turn",
-    "draw_weapon": "draw",
-    "use_ability": "use",
-    "abandon_spell": "abandon spell",
-    "set_hp": "set hp",
-    "move_to": "place",
+NOTHING_TO_USE = {
+    "spell": N_("{a} has no spell to use"),
+    "special": N_("{a} has no special ability to use"),
+    "item": N_("{a} has no item to use"),
+    "weapon": N_("{a} has no weapon to use"),
+    "target": N_("{a} has no target"),
 }
+"""Why an action is refused when a field it needs has nothing to be filled with (one sentence each:
+the words agree differently in French and Italian)."""
+HANDS = {"main": N_("main hand"), "off": N_("off hand")}
+ROLES = {"gm": N_("GM"), "player": N_("player"), "spectator": N_("spectator")}
 
 
-def pretty(name: str) -> str:
-    """A readable label for an id (``five_foot_step`` -> ``5-ft step``), translated."""
-    return _(NICE.get(name, name.replace("_", " ")))
+def data_label(ident: str) -> str:
+    """The label of a name the encounter file gives (a spell, a weapon, a special ability): the
+    vocabulary's word if it has one, else the file's own, underscores as spaces."""
+    return any_label(ident)
+
+
+def role_label(role: str) -> str:
+    """A link's role (``gm``, ``player``, ``spectator``) in words."""
+    return _(ROLES[role]) if role in ROLES else role
+
+
+def grant_label(stored: str) -> str:
+    """The label a link was stored with (``GM``, ``spectator``, ``side heroes``, a combatant's name:
+    the API's ``label`` and a log entry's author), as a person reads it."""
+    if stored == "GM":
+        return _("GM")
+    if stored == "spectator":
+        return _("spectator")
+    if stored.startswith("side "):
+        # Translators: a player link for every combatant of one side (the side's name as the file gives it)
+        return _("side {side}").format(side=stored[5:])
+    return stored
 
 
 # -- the API's views -------------------------------------------------------------------------------
@@ -132,7 +151,7 @@ def actions(enc: Encounter, actor: str) -> list[ActionView]:
         for choice in enc.pending.choices:
             cmds = by_do.get(choice, [])
             reason = None if cmds else enc.why_illegal(Command(actor=actor, do=choice))
-            out.append(ActionView(choice, pretty(choice), cmds, reason, None, False))
+            out.append(ActionView(choice, label("action", choice), cmds, reason, None, False))
         return out
     for action in enc.ruleset.actions.values():
         if action.id in enc.ruleset.answers:
@@ -152,13 +171,15 @@ def actions(enc: Encounter, actor: str) -> list[ActionView]:
                 )
                 reason = enc.why_illegal(placeholder)
                 if reason is None or reason.code == "invalid_command":
-                    reason = IllegalCommand(
-                        "not_allowed", _("{a} has no {what} to use").format(a=c.name, what=pretty(missing[0]))
-                    )
+                    why = NOTHING_TO_USE.get(missing[0])
+                    text = _(why) if why else _("{a} has nothing to choose for this action")
+                    reason = IllegalCommand("not_allowed", text.format(a=c.name))
             if reason is None:  # legal after all (a candidate the view did not list): offer it
                 cmds = [example]
         out.append(
-            ActionView(action.id, pretty(action.id), cmds, reason, example, bool(action.fields & MAP_FIELDS))
+            ActionView(
+                action.id, label("action", action.id), cmds, reason, example, bool(action.fields & MAP_FIELDS)
+            )
         )
     return out
 
@@ -184,53 +205,136 @@ def legal_json(live: Live, actor: str) -> dict[str, Any]:
 
 # -- labels -------------------------------------------------------------------------------------------
 def command_label(cmd: Command, names: dict[str, str], with_action: bool = True) -> str:
-    parts = [pretty(cmd.do)] if with_action else []
-    if cmd.spell:
-        parts.append(pretty(cmd.spell))
-    if cmd.special:
-        parts.append(pretty(cmd.special))
-    if cmd.item:
-        parts.append(pretty(cmd.item))
+    """A command as a button or a log title shows it: its action's label, then what it names
+    (``Attack → Orc (longsword)``), every identifier in the reader's words."""
+    parts = [label("action", cmd.do)] if with_action else []
+    for named in (cmd.spell, cmd.special, cmd.ability, cmd.item):
+        if named:
+            parts.append(data_label(named))
     if cmd.target:
         parts.append("→ " + names.get(cmd.target, cmd.target))
     if cmd.targets:
         parts.append("→ " + ", ".join(names.get(t, t) for t in cmd.targets))
     if cmd.weapon:
-        parts.append(f"({pretty(cmd.weapon)})")
+        parts.append(f"({data_label(cmd.weapon)})")
     if cmd.hand:
-        parts.append(_("{hand} hand").format(hand=_(cmd.hand)))
+        parts.append(_(HANDS[cmd.hand]) if cmd.hand in HANDS else cmd.hand)
     if cmd.metamagic:
-        parts.append("+ " + ", ".join(pretty(m) for m in cmd.metamagic))
+        parts.append("+ " + ", ".join(data_label(m) for m in cmd.metamagic))
     if cmd.full_attack:
-        parts.append(_("full attack"))
+        parts.append(label("attack", "full_attack"))
     if cmd.defensively:
-        parts.append(_("defensively"))
+        parts.append(label("modifier", "defensively"))
     if cmd.to is not None:
         parts.append(f"→ [{cmd.to[0]},{cmd.to[1]}]")
     if cmd.path:
         parts.append(f"→ [{cmd.path[-1][0]},{cmd.path[-1][1]}]")
-    for f in ("kind", "facing", "trigger", "by", "pay", "condition"):
-        v = getattr(cmd, f)
-        if v is not None:
-            parts.append(pretty(str(v)))
+    if cmd.kind is not None:  # a kind of third action (terza)
+        parts.append(label("action", cmd.kind))
+    if cmd.facing is not None:  # a compass direction: N, NE, ...
+        parts.append(label("direction", cmd.facing))
+    if cmd.trigger is not None:  # what releases a held action (lagornis)
+        parts.append(label("reason", cmd.trigger))
+    if cmd.by is not None:
+        parts.append(names.get(cmd.by, cmd.by))
+    if cmd.pay is not None:  # which part of the economy pays
+        parts.append(label("resource", cmd.pay))
+    if cmd.condition is not None:
+        parts.append(label("condition", cmd.condition))
+    if cmd.then is not None:  # the held command
+        parts.append("⇒ " + command_label(cmd.then, names))
     if cmd.amount is not None:
-        parts.append(f"{cmd.amount:g}")
+        parts.append(number(cmd.amount))
     if cmd.hp is not None:
         parts.append(_("hp {n}").format(n=cmd.hp))
+    if cmd.order:
+        parts.append(", ".join(names.get(i, i) for i in cmd.order))
     text = " ".join(parts)
     return text[:1].upper() + text[1:]
 
 
 def trigger_text(trigger: dict[str, Any], names: dict[str, str]) -> str:
     """What opened a pending decision, in words."""
+
+    def who(key: str) -> str:
+        ident = str(trigger.get(key, ""))
+        return names.get(ident, ident)
+
     kind = trigger.get("type")
-    who = names.get(str(trigger.get("provoker", "")), str(trigger.get("provoker", "")))
-    reason = pretty(str(trigger.get("reason", "")))
     at = trigger.get("at")
     where = f" [{at[0]},{at[1]}]" if isinstance(at, list) and len(at) == 2 else ""
     if kind == "opportunity" or "provoker" in trigger:
-        return _("{who} provokes ({reason}{where})").format(who=who, reason=reason, where=where)
+        reason = label("reason", str(trigger.get("reason", "")))
+        return _("{who} provokes ({reason}{where})").format(who=who("provoker"), reason=reason, where=where)
+    if kind == "attack":
+        return _("{attacker} attacks {target} with {weapon}").format(
+            attacker=who("attacker"), target=who("target"), weapon=data_label(str(trigger.get("weapon", "")))
+        )
+    if kind == "hold":
+        return _("{by} sets off the held action ({trigger}): {then}").format(
+            by=who("by"),
+            trigger=label("reason", str(trigger.get("trigger", ""))),
+            then=label("action", str(trigger.get("then", ""))),
+        )
+    if kind == "press":
+        return _("{who} leaves the zone of control{where}").format(who=who("mover"), where=where)
+    if kind == "round_end":
+        return _("the end of round {n}").format(n=trigger.get("round"))
     return ", ".join(f"{k}: {v}" for k, v in trigger.items())
+
+
+# -- the economy ---------------------------------------------------------------------------------------
+USAGE_WORDS = ("this_turn", "this_round", "used", "spent", "taken", "fatigue", "penalty")
+"""Resource names that count what was used (0 is good), not what is left: shown as plain counts."""
+
+
+@dataclass(frozen=True)
+class Chip:
+    """One entry of a combatant's economy (``Ruleset.resources``), as the page and the terminal show it."""
+
+    label: str
+    value: str
+    on: bool
+    usage: bool
+
+
+def chip(key: str, value: Any, names: dict[str, str] | None = None) -> Chip:
+    """What is left is on, what is spent off; a count of things used (``spells_this_turn``) is shown
+    as it is; ``*_m`` is metres; a held action or an incantation is said in words."""
+    known = key in VOCABULARY["resource"]
+    if key.endswith("_m"):
+        words = label("resource", key if known else key[:-2])
+    else:
+        words = label("resource", key)
+    usage = any(w in key for w in USAGE_WORDS)
+    if value is None:
+        return Chip(words, "", False, False)
+    if isinstance(value, bool):
+        return Chip(words, "", value, False)
+    if isinstance(value, int | float):
+        shown = metres(value) if key.endswith("_m") else number(value)
+        return Chip(words, shown, value > 0, usage)
+    if isinstance(value, dict):
+        return Chip(words, _described(value, names or {}), bool(value), usage)
+    return Chip(words, data_label(str(value)), bool(value), usage)
+
+
+def _described(value: dict[str, Any], names: dict[str, str]) -> str:
+    if "trigger" in value and isinstance(value.get("then"), dict):  # a held action
+        try:
+            then = command_label(Command.from_json(value["then"]), names)
+        except IllegalCommand:
+            then = label("action", str(value["then"].get("do")))
+        return _("{command} when {trigger}").format(
+            command=then, trigger=label("reason", str(value["trigger"]))
+        )
+    if "spell" in value and "progress" in value:  # an incantation under way
+        return _("{spell}: {progress} of {cost}").format(
+            spell=data_label(str(value["spell"])),
+            progress=number(value["progress"]),
+            cost=number(value.get("cost", 0)),
+        )
+    return ", ".join(f"{data_label(str(k))}: {v}" for k, v in value.items())
 
 
 # -- the readable log ------------------------------------------------------------------------------------
@@ -265,46 +369,87 @@ def gm_text(ev: dict[str, Any], names: dict[str, str]) -> str:
     if what == "set_hp":
         return _("GM sets {who}'s hp to {hp} (was {was})").format(who=who, hp=d.get("hp"), was=d.get("was"))
     if what == "add_condition":
-        return _("GM: {who} is now {c}").format(who=who, c=pretty(str(d.get("condition"))))
+        return _("GM: {who} is now {c}").format(who=who, c=label("condition", str(d.get("condition"))))
     if what == "remove_condition":
-        return _("GM: {who} is no longer {c}").format(who=who, c=pretty(str(d.get("condition"))))
+        return _("GM: {who} is no longer {c}").format(who=who, c=label("condition", str(d.get("condition"))))
     if what == "move_to" and isinstance(d.get("to"), list):
         return _("GM moves {who} to [{x},{y}]").format(who=who, x=d["to"][0], y=d["to"][1])
     if what == "set_initiative" and isinstance(d.get("order"), list):
         return _("GM sets the initiative: {order}").format(
             order=", ".join(names.get(i, i) for i in d["order"])
         )
-    return _("GM: {what} {detail}").format(what=pretty(str(what)), detail=d)
+    return _("GM: {what} {detail}").format(what=label("action", str(what)), detail=d)
 
 
-def event_line(ev: dict[str, Any], names: dict[str, str]) -> LogLine:
+def labelled(ev: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
+    """``ev`` with the file's own words readable (``long_sword`` -> "long sword") and its order by
+    name, for the narrator, which puts the spec's identifiers into words itself (the API keeps the
+    identifiers: this copy is only for reading)."""
     shown = dict(ev)
-    for key in ("condition", "reason", "state", "action", "spell", "weapon", "check", "kind"):
-        if isinstance(shown.get(key), str):
-            shown[key] = pretty(shown[key])
+    for key in ("spell", "weapon", "source"):
+        if isinstance(shown.get(key), str) and shown[key] not in names:
+            shown[key] = data_label(shown[key])
     if isinstance(shown.get("order"), list):
         shown["order"] = [names.get(i, i) for i in shown["order"]]
         shown["rolls"] = {names.get(k, k): v for k, v in (shown.get("rolls") or {}).items()}
-    text = gm_text(ev, names) if ev.get("type") == "gm" else plain(narrate(shown, names))
-    detail = ""
+    return shown
+
+
+def attack_text(ev: dict[str, Any], names: dict[str, str]) -> str:
+    """An attack in words, with its outcome (the roll goes to the line's detail)."""
+    fields = {
+        "a": names.get(ev["attacker"], ev["attacker"]),
+        "t": names.get(ev["target"], ev["target"]),
+        "w": data_label(str(ev.get("weapon", ""))),
+    }
+    kind = str(ev.get("kind") or "normal")
+    if kind != "normal":  # an attack of opportunity, a full attack's
+        fields["kind"] = label("attack", kind)
+        if ev.get("critical"):
+            return _("{a} attacks {t} with {w} ({kind}) — critical hit").format(**fields)
+        if ev.get("hit"):
+            return _("{a} attacks {t} with {w} ({kind}) — hit").format(**fields)
+        return _("{a} attacks {t} with {w} ({kind}) — miss").format(**fields)
+    if ev.get("critical"):
+        return _("{a} attacks {t} with {w} — critical hit").format(**fields)
+    if ev.get("hit"):
+        return _("{a} attacks {t} with {w} — hit").format(**fields)
+    return _("{a} attacks {t} with {w} — miss").format(**fields)
+
+
+def event_line(ev: dict[str, Any], names: dict[str, str]) -> LogLine:
     kind = str(ev.get("type"))
+    if kind == "gm":
+        text = gm_text(ev, names)
+    elif kind == "attack":
+        text = attack_text(ev, names)
+    else:
+        text = plain(narrate(labelled(ev, names), names))
+    detail = ""
     if kind == "damage" and ev.get("rolls"):
         dice = [int(f) for f in ev["rolls"]]
         rest = int(ev["amount"]) - sum(dice)  # the modifiers (all of them, for a critical)
         detail = _("dice {faces}").format(faces=" + ".join(map(str, dice)))
         detail += (f" {rest:+d}" if rest else "") + f" = {ev['amount']}"
     elif kind == "attack":
-        mods = " ".join(f"{m['value']:+d} {m['source']}" for m in ev.get("modifiers", []))
-        detail = f"d20 {ev['roll']} {mods} = {ev['total']} vs {ev['vs']}"
+        mods = " ".join(
+            f"{m['value']:+d} {label('modifier', str(m['source']))}" for m in ev.get("modifiers", [])
+        )
+        # Translators: an attack roll: the d20's face, the modifiers, the total against the defence
+        detail = _("d20 {roll} {mods} = {total} vs {vs}").format(
+            roll=ev["roll"], mods=mods, total=ev["total"], vs=ev["vs"]
+        )
         if ev.get("confirm"):
             cf = ev["confirm"]
             detail += " · " + _("confirm d20 {r} = {t}").format(r=cf["roll"], t=cf["total"])
-        text = text.split(": d20=")[0] + (
-            " — " + (_("critical hit") if ev.get("critical") else _("hit") if ev.get("hit") else _("miss"))
-        )
     elif kind == "check":
-        dc = "" if ev.get("dc") is None else f" vs DC {ev['dc']}"
-        detail = f"d20 {ev['roll']} → {ev['total']}{dc}"
+        if ev.get("dc") is None:
+            detail = f"d20 {ev['roll']} → {ev['total']}"
+        else:
+            # Translators: a check's roll: the d20's face, the total, the difficulty class
+            detail = _("d20 {roll} → {total} vs DC {dc}").format(
+                roll=ev["roll"], total=ev["total"], dc=ev["dc"]
+            )
     elif kind == "initiative" and ev.get("rolls"):
         faces = ev.get("faces") or {}
         detail = ", ".join(
@@ -325,7 +470,9 @@ def log_blocks(entries: list[dict[str, Any]], names: dict[str, str]) -> list[Log
         else:
             cmd = Command.from_json(e["command"])
             who = _("GM") if cmd.actor == GM else names.get(cmd.actor, cmd.actor)
-            block = LogBlock(f"{who}: {command_label(cmd, names)}", e.get("author", ""), seq=e["seq"])
+            # Translators: a log entry's title: who acted, and the command (its label)
+            title = _("{who}: {command}").format(who=who, command=command_label(cmd, names))
+            block = LogBlock(title, grant_label(e.get("author", "")), seq=e["seq"])
         block.lines = [event_line(ev, names) for ev in e["events"] if ev.get("type") != "action"]
         out.append(block)
     out.reverse()
