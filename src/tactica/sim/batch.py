@@ -27,6 +27,8 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import ngettext
+from .fmt import count
 from .runner import METRICS, FightResult, Runner, fight_seed
 from .scenario import Scenario, SimSpec
 from .stats import FightTable
@@ -135,7 +137,8 @@ class LocalBackend(Backend):
         self._pool: ProcessPoolExecutor | None = None
 
     def describe(self) -> str:
-        return f"local, {self.workers} worker{'s' if self.workers > 1 else ''}"
+        # Translators: where the fights were played: this machine, with {n} processes
+        return ngettext("local, {n} worker", "local, {n} workers", self.workers).format(n=count(self.workers))
 
     def __enter__(self) -> LocalBackend:
         if self.workers > 1:
@@ -179,7 +182,10 @@ class DaskBackend(Backend):
         self.workers = 0
 
     def describe(self) -> str:
-        return f"dask at {self.scheduler}, {self.workers} workers"
+        # Translators: where the fights were played: a Dask cluster at {address} with {n} workers
+        return ngettext(
+            "dask at {address}, {n} worker", "dask at {address}, {n} workers", self.workers
+        ).format(address=self.scheduler, n=count(self.workers))
 
     def run(self, jobs: list[Job]) -> Iterator[Chunk]:
         from distributed import Client, as_completed

@@ -19,72 +19,87 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from ..cli_language import error_line
 from ..engine.errors import EncounterError
-from ..i18n import _
+from ..i18n import N_, _
+from .fmt import count
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
 
 
+HELP = N_(
+    "Play thousands of fights with a policy per side; report win rates, rounds, damage and more, "
+    "and with --compare, what a rule variant changes."
+)
+"""The command's help (the main command line translates the help texts when it starts)."""
+
+
 def register(app: typer.Typer) -> None:
-    app.command(name="simulate")(simulate)
+    app.command(name="simulate", help=HELP)(simulate)
 
 
 def simulate(
-    file: Annotated[Path, typer.Argument(help="An encounter file, or a simulation file (encounter: ...).")],
+    file: Annotated[
+        Path, typer.Argument(help=N_("An encounter file, or a simulation file (encounter: ...)."))
+    ],
     fights: Annotated[
-        int | None, typer.Option("-n", "--fights", help="Fights per arm (default 1000).")
+        int | None, typer.Option("-n", "--fights", help=N_("Fights per arm (default 1000)."))
     ] = None,
     variant: Annotated[
         list[str] | None,
-        typer.Option("--variant", help="name=value: a rule variant for every fight (repeat)."),
+        typer.Option("--variant", help=N_("name=value: a rule variant for every fight (repeat).")),
     ] = None,
     compare: Annotated[
         list[str] | None,
         typer.Option(
-            "--compare", help="name=value: run B with this variant too, and compare with A (repeat)."
+            "--compare", help=N_("name=value: run B with this variant too, and compare with A (repeat).")
         ),
     ] = None,
     policy: Annotated[
         list[str] | None,
         typer.Option(
-            "--policy", help="side=name or combatant=name: aggressive, cautious, random, ... (repeat)."
+            "--policy", help=N_("side=name or combatant=name: aggressive, cautious, random, ... (repeat).")
         ),
     ] = None,
     seed: Annotated[
-        int | None, typer.Option("--seed", help="Master seed (default 1): same seed, same results.")
+        int | None, typer.Option("--seed", help=N_("Master seed (default 1): same seed, same results."))
     ] = None,
     workers: Annotated[
-        int | None, typer.Option("--workers", "-w", help="Local processes (default: one per core).")
+        int | None, typer.Option("--workers", "-w", help=N_("Local processes (default: one per core)."))
     ] = None,
-    backend: Annotated[str, typer.Option("--backend", help="local or dask.")] = "local",
+    backend: Annotated[str, typer.Option("--backend", help=N_("local or dask."))] = "local",
     scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="The Dask scheduler address, e.g. tcp://10.0.0.5:8786.")
+        str | None,
+        typer.Option("--scheduler", help=N_("The Dask scheduler address, e.g. tcp://10.0.0.5:8786.")),
     ] = None,
     out_dir: Annotated[
         Path | None,
-        typer.Option("--out", "-o", help="Write fights.csv/.parquet, summary.json and plots here."),
+        typer.Option("--out", "-o", help=N_("Write fights.csv/.parquet, summary.json and plots here.")),
     ] = None,
     dump_fight: Annotated[
         list[int] | None,
         typer.Option(
-            "--dump-fight", help="Export fight K as a case file (of each arm) instead of running (repeat)."
+            "--dump-fight",
+            help=N_("Export fight K as a case file (of each arm) instead of running (repeat)."),
         ),
     ] = None,
     max_rounds: Annotated[
         int | None,
-        typer.Option("--max-rounds", help="Stop a fight after this round (default 50): unfinished."),
+        typer.Option("--max-rounds", help=N_("Stop a fight after this round (default 50): unfinished.")),
     ] = None,
-    plots: Annotated[bool, typer.Option("--plots/--no-plots", help="Write the PNG plots with --out.")] = True,
+    plots: Annotated[
+        bool, typer.Option("--plots/--no-plots", help=N_("Write the PNG plots with --out."))
+    ] = True,
     check: Annotated[
         bool,
         typer.Option(
-            "--check", help="Check the engine's invariants after every command (slow; for ruleset authors)."
+            "--check",
+            help=N_("Check the engine's invariants after every command (slow; for ruleset authors)."),
         ),
     ] = False,
 ) -> None:
-    """Play thousands of fights with a policy per side; report win rates, rounds, damage and more,
-    and with --compare, what a rule variant changes."""
+    # the help is HELP, given where the command is registered (a docstring is not translated)
     from .batch import make_backend
     from .batch import simulate as run
     from .output import fight_case, write_all, write_case
@@ -110,7 +125,7 @@ def simulate(
         chosen = make_backend(backend, workers, scheduler)
     except EncounterError as exc:
         for line in str(exc).splitlines():
-            err.print(f"[bold red]{_('error')}[/]: {line}", soft_wrap=True)
+            err.print(error_line(line), soft_wrap=True)
         raise typer.Exit(2) from None
 
     if dump_fight:
@@ -139,7 +154,8 @@ def simulate(
     print_report(result, out)
     if out_dir is not None:
         for path in write_all(result, out_dir, plots=plots):
-            out.print(f"[dim]{_('wrote')} {path}[/]")
+            # Translators: a file a run wrote (fights.csv, summary.json, a plot)
+            out.print(Text(_("wrote {path}").format(path=path), style="dim"))
 
 
 class _Speed(ProgressColumn):
@@ -147,7 +163,10 @@ class _Speed(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(_("{n:,.0f} fights/s").format(n=speed) if speed else "", style="cyan")
+        if not speed:
+            return Text("", style="cyan")
+        # Translators: the progress bar's speed: fights played per second
+        return Text(_("{n} fights/s").format(n=count(round(speed))), style="cyan")
 
 
 def _pick(*values: Any) -> Any:

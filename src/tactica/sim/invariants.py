@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine.commands import Command
 from ..i18n import _
+from ..vocabulary import label
 
 if TYPE_CHECKING:
     from ..engine.core import Encounter
@@ -27,10 +28,15 @@ class InvariantBroken(AssertionError):
 
 def check(enc: Encounter, after: Command | None = None) -> None:
     """Raise :class:`InvariantBroken` if the encounter is in a state no rule allows."""
-    where = f" after {after!r}" if after is not None else ""
     problems = problems_of(enc)
     if problems:
-        raise InvariantBroken(_("invariant broken{where}: {p}").format(where=where, p="; ".join(problems)))
+        text = "; ".join(problems)
+        if after is None:
+            raise InvariantBroken(_("invariant broken: {problems}").format(problems=text))
+        raise InvariantBroken(
+            # Translators: {command} is the command just applied, as the program writes it
+            _("invariant broken after {command}: {problems}").format(command=repr(after), problems=text)
+        )
 
 
 def problems_of(enc: Encounter) -> list[str]:
@@ -41,32 +47,50 @@ def problems_of(enc: Encounter) -> list[str]:
     settled = enc.pending is None
     for c in enc.combatants.values():
         if c.hp > c.max_hp:
-            out.append(f"{c.id} has {c.hp} hp, more than its {c.max_hp}")
+            out.append(
+                _("{id} has {hp} hp, more than its {max_hp}").format(id=c.id, hp=c.hp, max_hp=c.max_hp)
+            )
         derived = rs.state_from(c)
         if derived != c.state:
-            out.append(f"{c.id} is {c.state} but its hp and conditions make it {derived}")
+            out.append(
+                _("{id} is {state} but its hp and conditions make it {derived}").format(
+                    id=c.id, state=label("state", c.state), derived=label("state", derived)
+                )
+            )
         if settled and rs.holds_square(c) and enc.occupied.get(c.pos) is not c:
             holder = enc.occupied.get(c.pos)
             if holder is None or rs.holds_square(holder):
-                out.append(f"{c.id} stands on {list(c.pos)}, which the map gives to {holder and holder.id}")
+                out.append(
+                    _("{id} stands on {square}, which the map gives to {holder}").format(
+                        id=c.id, square=list(c.pos), holder=holder and holder.id
+                    )
+                )
     for square, c in enc.occupied.items():
         if c.pos != square:
-            out.append(f"the map puts {c.id} on {list(square)} but it stands on {list(c.pos)}")
+            out.append(
+                _("the map puts {id} on {square} but it stands on {at}").format(
+                    id=c.id, square=list(square), at=list(c.pos)
+                )
+            )
     w = enc.pending
     if w is not None:
         if w.actor not in enc.combatants:
-            out.append(f"a decision is pending for {w.actor!r}, who is no combatant")
+            out.append(_("a decision is pending for {actor!r}, who is no combatant").format(actor=w.actor))
         if not w.choices:
-            out.append(f"{w.actor}'s pending decision offers no choice")
+            out.append(_("{actor}'s pending decision offers no choice").format(actor=w.actor))
     view = enc.view()
     try:
         json.dumps(view)
     except (TypeError, ValueError) as exc:
-        out.append(f"the view is not JSON: {exc}")
+        out.append(_("the view is not JSON: {error}").format(error=exc))
     for cid, cv in view["combatants"].items():
         for name, value in (cv.get("resources") or {}).items():
             if isinstance(value, Number) and not isinstance(value, bool) and value < 0:  # type: ignore[operator]
-                out.append(f"{cid}'s resource {name} is {value}")
+                out.append(
+                    _("{id}'s resource {name} is {value}").format(
+                        id=cid, name=label("resource", name), value=value
+                    )
+                )
     return out
 
 

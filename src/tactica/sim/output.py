@@ -13,8 +13,9 @@ import pyarrow.parquet as pq  # type: ignore[import-untyped]
 import yaml
 
 from .. import __version__
+from ..i18n import _, ngettext
 from .batch import RunResult
-from .runner import METRICS, Runner, fight_seed
+from .runner import METRICS, Runner, fight_seed, outcome_label
 from .scenario import SimSpec, format_value
 from .stats import compare, summarize, verdict
 
@@ -55,7 +56,10 @@ def fights_table(result: RunResult) -> pa.Table:
 
 
 def summary(result: RunResult) -> dict[str, Any]:
-    """The JSON summary: the run's spec, each arm's figures, and the comparison if there is one."""
+    """The JSON summary: the run's spec, each arm's figures, and the comparison if there is one.
+
+    Its keys, identifiers and figures are data (the same in every language); what a person reads
+    there, the comparison's ``verdict`` and the ``backend``'s description, is in the current one."""
     spec = result.spec
     out: dict[str, Any] = {
         "tactica": __version__,
@@ -111,15 +115,29 @@ def fight_case(spec: SimSpec, index: int, arm: int = 0) -> dict[str, Any]:
     result, enc = runner.play(index, seed)
     data = dict(spec.scenario.data)
     view = enc.view()
-    policies = ", ".join(f"{k}={v}" for k, v in sorted(spec.policies.items())) or "aggressive"
-    variants = ", ".join(f"{k}={format_value(v)}" for k, v in a.variants.items()) or "none"
+    policies = ", ".join(f"{k}={v}" for k, v in sorted(spec.policies.items())) or _("aggressive for all")
+    # Translators: the rule variants of a fight exported as a case file, when it has none
+    variants = ", ".join(f"{k}={format_value(v)}" for k, v in a.variants.items()) or _("none")
+    description = ngettext(
+        "Fight {index} of `tactica simulate --seed {seed}` (arm {arm}, variants: {variants}; "
+        "policies: {policies}): {winner} after {n} round.",
+        "Fight {index} of `tactica simulate --seed {seed}` (arm {arm}, variants: {variants}; "
+        "policies: {policies}): {winner} after {n} rounds.",
+        result.rounds,
+    ).format(
+        index=index,
+        seed=spec.seed,
+        arm=a.label,
+        variants=variants,
+        policies=policies,
+        winner=outcome_label(result.winner),
+        n=result.rounds,
+    )
+    if result.error:
+        description += " " + _("It stopped on an error: {error}").format(error=result.error)
     case: dict[str, Any] = {
         "case": f"simulate/{Path(spec.scenario.file).stem}/fight-{index}-{a.label}",
-        "description": (
-            f"Fight {index} of `tactica simulate --seed {spec.seed}` (arm {a.label}, variants: {variants}; "
-            f"policies: {policies}): {result.winner} after {result.rounds} rounds."
-            + (f" It stopped on an error: {result.error}" if result.error else "")
-        ),
+        "description": description,
         "rules": [],
         **data,
         "seed": seed,

@@ -7,6 +7,8 @@
   line: the median, whiskers: 5% to 95%; the dot is the mean).
 - ``compare.png`` (with ``--compare``): every figure that moved, B - A with its 95% interval:
   win rates in points, means in percent of A. A bar that does not cross zero is a real change.
+
+Titles, axes, legends and tick labels are in the current language, numbers in its format.
 """
 
 from __future__ import annotations
@@ -21,13 +23,18 @@ matplotlib.use("Agg")  # files only, never a window (and safe without a display)
 
 import matplotlib.pyplot as plt
 import numpy as np
+from matplotlib.ticker import FuncFormatter
 
-from ..i18n import _
-from .runner import DRAW, METRIC_LABELS, UNFINISHED
-from .stats import compare, wilson
+from ..i18n import _, ngettext
+from . import fmt
+from .runner import DRAW, UNFINISHED, outcome_label
+from .stats import compare, figure_label, wilson
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from matplotlib.axes import Axes
+    from matplotlib.axis import Axis
     from matplotlib.figure import Figure
 
     from .batch import RunResult
@@ -56,7 +63,27 @@ def _save(fig: Figure, path: Path) -> Path:
 def _title(result: RunResult, what: str) -> str:
     spec = result.spec
     name = Path(spec.scenario.file).name
-    return f"{what} · {name} · {spec.fights} " + _("fights")
+    # Translators: a plot's title: {what} is the plot's subject ("Who wins"), {file} the encounter
+    return ngettext("{what} · {file} · {n} fight", "{what} · {file} · {n} fights", spec.fights).format(
+        what=what, file=name, n=fmt.count(spec.fights)
+    )
+
+
+def _ticks(axis: Axis, show: Callable[[float], str]) -> None:
+    """Write the tick labels of ``axis`` with ``show`` (the language's numbers)."""
+    axis.set_major_formatter(FuncFormatter(lambda value, _pos: show(float(value))))
+
+
+def _percent_ticks(axis: Axis, sign: bool = False) -> None:
+    """Ticks of an axis in percent (0 to 100): ``20%``, ``20 %``."""
+    _ticks(
+        axis, lambda v: fmt.percent(v / 100, places=0 if float(v).is_integer() else 1, sign=sign and v != 0)
+    )
+
+
+def _interval_note() -> str:
+    # Translators: an axis label; {level} is "95%" as the language writes it
+    return _("share of fights (bars: {level} interval)").format(level=fmt.level())
 
 
 def _labels(result: RunResult) -> list[str]:
@@ -83,16 +110,19 @@ def win_rates(result: RunResult) -> Figure:
         ax.bar(pos, 100 * p, width, yerr=100 * err, capsize=4, color=COLOURS[a], label=label or None)
         for xi, pi in zip(pos, p, strict=True):
             ax.annotate(
-                f"{100 * pi:.1f}%",
+                fmt.percent(float(pi)),
                 (xi, 100 * pi),
                 textcoords="offset points",
                 xytext=(0, 6),
                 ha="center",
                 fontsize=8,
             )
-    ax.set_xticks(x, [_("{side} win").format(side=o) if o in tables[0].sides else _(o) for o in shown])
-    ax.set_ylabel(_("% of fights (bars: 95% interval)"))
+    ax.set_xticks(
+        x, [_("{side} win").format(side=o) if o in tables[0].sides else outcome_label(o) for o in shown]
+    )
+    ax.set_ylabel(_interval_note())
     ax.set_ylim(0, 105)
+    _percent_ticks(ax.yaxis)
     ax.set_title(_title(result, _("Who wins")))
     if len(tables) == 2:
         ax.legend(loc="upper right", fontsize=8)
@@ -110,10 +140,12 @@ def rounds(result: RunResult) -> Figure:
         share = 100 * counts / max(1, len(t))
         centres = np.arange(low, high + 1) + (a - (len(result.tables) - 1) / 2) * width
         mean = float(np.mean(t.rounds))
-        ax.bar(centres, share, width, color=COLOURS[a], label=f"{label} ({_('mean')} {mean:.2f})".strip())
+        ax.bar(centres, share, width, color=COLOURS[a], label=_legend(label, mean))
     ax.set_xlabel(_("rounds until the fight ends"))
-    ax.set_ylabel(_("% of fights"))
+    # Translators: an axis label (its ticks are percentages)
+    ax.set_ylabel(_("share of fights"))
     ax.set_xticks(np.arange(low, high + 1))
+    _percent_ticks(ax.yaxis)
     ax.set_title(_title(result, _("Fight length")))
     ax.legend(fontsize=8)
     return fig
@@ -146,6 +178,7 @@ def damage(result: RunResult) -> Figure:
     sides = result.tables[0].side_of
     ax.set_xticks(x, [f"{cid}\n({sides[cid]})" for cid in ids], fontsize=8)
     ax.set_ylabel(_("damage dealt per fight"))
+    _ticks(ax.yaxis, fmt.general)
     ax.set_title(_title(result, _("Damage dealt")))
     if len(result.tables) == 2:
         ax.legend(fontsize=8)
@@ -159,22 +192,36 @@ def differences(result: RunResult) -> Figure:
     fig, axes = plt.subplots(
         1, 2, figsize=(12, max(3.0, 0.35 * max(len(rates), len(means)) + 1.5)), layout="constrained"
     )
-    _forest(axes[0], [(d.figure, 100 * d.diff, 100 * d.low, 100 * d.high, d.significant) for d in rates])
-    axes[0].set_xlabel(_("B - A, in points of win rate (95% interval)"))
+    _forest(
+        axes[0],
+        [(figure_label(d.figure), 100 * d.diff, 100 * d.low, 100 * d.high, d.significant) for d in rates],
+    )
+    axes[0].set_xlabel(
+        # Translators: an axis label; {level} is "95%" as the language writes it
+        _("B - A, in points of win rate ({level} interval)").format(level=fmt.level())
+    )
+    _ticks(axes[0].xaxis, fmt.general)
     rel = []
     for d in means:
         scale = 100 / abs(d.a)
-        rel.append((_figure_name(d.figure), d.diff * scale, d.low * scale, d.high * scale, d.significant))
+        rel.append((figure_label(d.figure), d.diff * scale, d.low * scale, d.high * scale, d.significant))
     _forest(axes[1], rel)
-    axes[1].set_xlabel(_("B - A, in % of A (95% interval)"))
+    axes[1].set_xlabel(
+        # Translators: an axis label (its ticks are percentages); {level} is "95%" as the language writes it
+        _("B - A, relative to A ({level} interval)").format(level=fmt.level())
+    )
+    _percent_ticks(axes[1].xaxis, sign=True)
     fig.suptitle(_title(result, _("What B changes")) + f"\nB: {result.spec.change_text()}", fontsize=10)
     return fig
 
 
-def _figure_name(figure: str) -> str:
-    """``heroes damage_dealt`` -> ``heroes: damage dealt``."""
-    head, _sep, metric = figure.partition(" ")
-    return f"{head}: {_(METRIC_LABELS[metric])}" if metric in METRIC_LABELS else _(figure)
+def _legend(arm: str, mean: float) -> str:
+    """The legend of an arm's bars in ``rounds.png``: the arm (when comparing) and its mean."""
+    if arm:
+        # Translators: a plot's legend: {arm} is "A" or "B (the change)", {m} the mean number of rounds
+        return _("{arm} (mean {m})").format(arm=arm, m=fmt.decimal(mean))
+    # Translators: a plot's legend: the mean number of rounds
+    return _("mean {m}").format(m=fmt.decimal(mean))
 
 
 def _is_side_or_round(figure: str, result: RunResult) -> bool:

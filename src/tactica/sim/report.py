@@ -1,4 +1,4 @@
-"""The summary tables printed at the end of a run (rich)."""
+"""The summary tables printed at the end of a run (rich), in the current language."""
 
 from __future__ import annotations
 
@@ -10,10 +10,11 @@ from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
 
-from ..i18n import _
+from ..i18n import _, ngettext
+from . import fmt
 from .batch import RunResult
 from .runner import DRAW, ERROR, METRIC_LABELS, METRICS, UNFINISHED
-from .stats import Difference, FightTable, compare, mean_interval, p_text, verdict, wilson
+from .stats import Difference, FightTable, compare, figure_label, mean_interval, p_value, verdict, wilson
 
 
 def headline(result: RunResult) -> str:
@@ -21,16 +22,17 @@ def headline(result: RunResult) -> str:
     pol = ", ".join(f"{k}={v}" for k, v in sorted(spec.policies.items())) or _("aggressive for all")
     total = spec.fights * len(spec.arms)
     speed = total / result.wall_seconds if result.wall_seconds > 0 else math.inf
-    return _(
-        "{file} · {n} fights · seed {seed} · policies: {pol} · "
-        "{secs:.1f} s ({speed:,.0f} fights/s, {backend})"
+    return ngettext(
+        "{file} · {n} fight · seed {seed} · policies: {pol} · {secs} s ({speed} fights/s, {backend})",
+        "{file} · {n} fights · seed {seed} · policies: {pol} · {secs} s ({speed} fights/s, {backend})",
+        spec.fights,
     ).format(
         file=Path(spec.scenario.file).name,
-        n=f"{spec.fights:,}",
+        n=fmt.count(spec.fights),
         seed=spec.seed,
         pol=pol,
-        secs=result.wall_seconds,
-        speed=speed,
+        secs=fmt.decimal(result.wall_seconds, 1),
+        speed=fmt.count(round(speed)) if math.isfinite(speed) else "∞",
         backend=result.backend,
     )
 
@@ -54,10 +56,13 @@ def render(result: RunResult) -> Group:
             idx, msg = t.errors[0]
             parts.append(
                 Text(
-                    _(
+                    ngettext(
+                        "{arm}: {n} fight stopped on an error (first: fight {k}: {msg}); "
+                        "export it with --dump-fight {k}",
                         "{arm}: {n} fights stopped on an error (first: fight {k}: {msg}); "
-                        "export it with --dump-fight {k}"
-                    ).format(arm=label, n=len(t.errors), k=idx, msg=msg),
+                        "export it with --dump-fight {k}",
+                        len(t.errors),
+                    ).format(arm=label, n=fmt.count(len(t.errors)), k=idx, msg=msg),
                     style="bold red",
                 )
             )
@@ -65,9 +70,11 @@ def render(result: RunResult) -> Group:
         if refused:
             parts.append(
                 Text(
-                    _("{arm}: the policies' commands were refused {n} times ({rate:.2f} a fight)").format(
-                        arm=label, n=refused, rate=refused / max(1, len(t))
-                    ),
+                    ngettext(
+                        "{arm}: the policies' commands were refused {n} time ({rate} a fight)",
+                        "{arm}: the policies' commands were refused {n} times ({rate} a fight)",
+                        refused,
+                    ).format(arm=label, n=fmt.count(refused), rate=fmt.decimal(refused / max(1, len(t)))),
                     style="dim",
                 )
             )
@@ -78,14 +85,25 @@ def print_report(result: RunResult, console: Console) -> None:
     console.print(render(result))
 
 
-def _pct(p: float) -> str:
-    return "-" if math.isnan(p) else f"{100 * p:.1f}%"
+def _interval_header() -> str:
+    # Translators: a column of confidence intervals; {level} is "95%" as the language writes it
+    return _("{level} interval").format(level=fmt.level())
+
+
+def _range(lo: str, hi: str) -> str:
+    """An interval's cell: ``12.5% – 20.1%`` (``-`` when it has no bounds)."""
+    return fmt.NONE if fmt.NONE in (lo, hi) else f"{lo} – {hi}"
 
 
 def outcomes_table(t: FightTable, max_rounds: int) -> Table:
     table = Table(title=_("Who wins"), title_justify="left")
-    for col in (_("outcome"), _("fights"), _("rate"), _("95% interval")):
-        table.add_column(col, justify="right" if col != _("outcome") else "left")
+    # Translators: a column: how the fights ended (a side's win, a draw, ...)
+    table.add_column(_("outcome"), justify="left")
+    # Translators: a column: how many fights ended this way
+    table.add_column(_("fights"), justify="right")
+    # Translators: a column: the share of the fights that ended this way
+    table.add_column(_("rate"), justify="right")
+    table.add_column(_interval_header(), justify="right")
     n = len(t)
     rows = [(_("{side} win").format(side=s), s) for s in t.sides]
     rows += [
@@ -98,7 +116,12 @@ def outcomes_table(t: FightTable, max_rounds: int) -> Table:
         if key not in t.sides and k == 0:
             continue
         lo, hi = wilson(k, n)
-        table.add_row(label, f"{k:,}", _pct(k / n if n else math.nan), f"{_pct(lo)} – {_pct(hi)}")
+        table.add_row(
+            label,
+            fmt.count(k),
+            fmt.percent(k / n if n else math.nan),
+            _range(fmt.percent(lo), fmt.percent(hi)),
+        )
     return table
 
 
@@ -108,22 +131,35 @@ def rounds_line(t: FightTable) -> str:
     m, lo, hi = mean_interval(t.rounds.astype(float))
     q = np.percentile(t.rounds, [5, 50, 95])
     return _(
-        "Rounds: mean {m:.2f} (95% interval {lo:.2f} – {hi:.2f}), median {med:g}, "
-        "90% of fights between {a:g} and {b:g}"
-    ).format(m=m, lo=lo, hi=hi, med=q[1], a=q[0], b=q[2])
+        "Rounds: mean {m} ({level} interval {lo} – {hi}), median {med}, {share} of fights between {a} and {b}"
+    ).format(
+        m=fmt.decimal(m),
+        level=fmt.level(),
+        lo=fmt.decimal(lo),
+        hi=fmt.decimal(hi),
+        med=fmt.general(float(q[1])),
+        share=fmt.level(0.9),
+        a=fmt.general(float(q[0])),
+        b=fmt.general(float(q[2])),
+    )
 
 
 def _mean(x: np.ndarray) -> str:
     m, lo, hi = mean_interval(x.astype(float))
     if math.isnan(m):
-        return "-"
+        return fmt.NONE
     if math.isnan(lo):
-        return f"{m:.2f}"
-    return f"{m:.2f} ±{(hi - lo) / 2:.2f}"
+        return fmt.decimal(m)
+    return f"{fmt.decimal(m)} ±{fmt.decimal((hi - lo) / 2)}"
 
 
 def sides_table(t: FightTable) -> Table:
-    table = Table(title=_("Per fight, by side (mean ±95% interval)"), title_justify="left")
+    table = Table(
+        # Translators: {level} is "95%" as the language writes it
+        title=_("Per fight, by side (mean ±{level} interval)").format(level=fmt.level()),
+        title_justify="left",
+    )
+    # Translators: a column: what is measured (damage dealt, reactions used, ...)
     table.add_column(_("figure"))
     for side in t.sides:
         table.add_column(side, justify="right")
@@ -137,8 +173,12 @@ def sides_table(t: FightTable) -> Table:
 
 def combatants_table(t: FightTable) -> Table:
     table = Table(title=_("Per combatant"), title_justify="left")
-    for col in (_("combatant"), _("side"), _("damage dealt"), _("damage taken"), _("down")):
-        table.add_column(col, justify="left" if col in (_("combatant"), _("side")) else "right")
+    table.add_column(_("combatant"), justify="left")
+    table.add_column(_("side"), justify="left")
+    table.add_column(_("damage dealt"), justify="right")
+    table.add_column(_("damage taken"), justify="right")
+    # Translators: a column: the share of the fights a combatant ended out of the fight
+    table.add_column(_("down"), justify="right")
     for i, cid in enumerate(t.ids):
         down = t.metrics["down"][:, i]
         table.add_row(
@@ -146,7 +186,7 @@ def combatants_table(t: FightTable) -> Table:
             t.side_of[cid],
             _mean(t.metrics["damage_dealt"][:, i]),
             _mean(t.metrics["damage_taken"][:, i]),
-            _pct(float(np.mean(down)) if len(down) else math.nan),
+            fmt.percent(float(np.mean(down)) if len(down) else math.nan),
         )
     return table
 
@@ -156,8 +196,9 @@ def compare_table(result: RunResult, diffs: list[Difference]) -> Table:
     table = Table(
         title=_("A: as the encounter · B: {change}").format(change=spec.change_text()), title_justify="left"
     )
-    for col in (_("figure"), "A", "B", "B - A", _("95% interval"), "p"):
-        table.add_column(col, justify="left" if col == _("figure") else "right")
+    table.add_column(_("figure"), justify="left")
+    for col in ("A", "B", "B - A", _interval_header(), "p"):
+        table.add_column(col, justify="right")
     sides = result.tables[0].sides
     for d in diffs:
         head = d.figure.split(" ", 1)
@@ -166,28 +207,27 @@ def compare_table(result: RunResult, diffs: list[Difference]) -> Table:
         if d.kind == "mean" and d.figure != "rounds" and head[0] not in sides:
             continue  # per combatant figures: in summary.json
         style = "bold" if d.significant else ""
-        table.add_row(*_diff_cells(d, sides), style=style)
+        table.add_row(*_diff_cells(d), style=style)
     return table
 
 
-def _diff_cells(d: Difference, sides: list[str]) -> list[str]:
-    head = d.figure.split(" ", 1)
+def _diff_cells(d: Difference) -> list[str]:
+    name = figure_label(d.figure)
     if d.kind == "rate":
-        name = _("{side} win").format(side=head[0]) if head[0] in sides else _(d.figure)
         return [
             name,
-            _pct(d.a),
-            _pct(d.b),
-            f"{100 * d.diff:+.1f} " + _("pts"),
-            f"{100 * d.low:+.1f} – {100 * d.high:+.1f}",
-            p_text(d.p).removeprefix("p="),
+            fmt.percent(d.a),
+            fmt.percent(d.b),
+            # Translators: a difference of two rates in percentage points: "+3.5 pts"
+            _("{d} pts").format(d=fmt.decimal(100 * d.diff, 1, sign=True)),
+            _range(fmt.decimal(100 * d.low, 1, sign=True), fmt.decimal(100 * d.high, 1, sign=True)),
+            p_value(d.p),
         ]
-    name = _(d.figure) if d.figure == "rounds" else f"{head[0]}: {_(METRIC_LABELS[head[1]])}"
     return [
         name,
-        f"{d.a:.2f}",
-        f"{d.b:.2f}",
-        f"{d.diff:+.2f}",
-        f"{d.low:+.2f} – {d.high:+.2f}" if not math.isnan(d.low) else "-",
-        p_text(d.p).removeprefix("p="),
+        fmt.decimal(d.a),
+        fmt.decimal(d.b),
+        fmt.decimal(d.diff, sign=True),
+        _range(fmt.decimal(d.low, sign=True), fmt.decimal(d.high, sign=True)),
+        p_value(d.p),
     ]

@@ -19,7 +19,7 @@ from ..engine.commands import Command
 from ..engine.core import Encounter, StepResult
 from ..engine.errors import EncounterError, IllegalCommand
 from ..engine.state import Setup, Window
-from ..i18n import _
+from ..i18n import N_, _
 from ..rulesets.base import Ruleset
 from .invariants import check, check_replay
 from .policy import Plan, Policy, end_turn, make_policy
@@ -41,23 +41,41 @@ METRICS: tuple[str, ...] = (
 )
 """What is measured per combatant in every fight (see :func:`measure`)."""
 METRIC_LABELS = {
-    "damage_dealt": "damage dealt",
-    "damage_taken": "damage taken",
-    "down": "combatants down",
-    "opportunities_provoked": "opportunities provoked",
-    "opportunity_attacks": "opportunity attacks made",
-    "reactions": "reactions used",
-    "third_actions": "third actions used",
-    "fatigue_gained": "fatigue gained",
-    "spells_lost": "spells lost",
+    "damage_dealt": N_("damage dealt"),
+    "damage_taken": N_("damage taken"),
+    "down": N_("combatants down"),
+    "opportunities_provoked": N_("opportunities provoked"),
+    "opportunity_attacks": N_("opportunity attacks made"),
+    "reactions": N_("reactions used"),
+    "third_actions": N_("third actions used"),
+    "fatigue_gained": N_("fatigue gained"),
+    "spells_lost": N_("spells lost"),
 }
-"""How the reports name each figure (translated where shown)."""
+"""How the reports name each figure (marked here, translated where shown)."""
 
 UNFINISHED = "unfinished"
 """The winner of a fight stopped at the round limit (nobody won, nobody was wiped out)."""
 ERROR = "error"
 """The winner of a fight stopped by an exception from the engine or a policy (a bug to report)."""
 DRAW = "draw"
+"""The winner of a fight where every side is down."""
+
+OUTCOME_LABELS = {
+    # Translators: how a fight ended (a plot's bar, a case file's description)
+    DRAW: N_("draw"),
+    # Translators: how a fight ended: stopped at the round limit with nobody beaten
+    UNFINISHED: N_("unfinished"),
+    # Translators: how a fight ended: stopped by a bug in the engine or a policy
+    ERROR: N_("error"),
+}
+"""How the reports name the outcomes that are no side's win (translated where shown)."""
+
+
+def outcome_label(winner: str) -> str:
+    """What a person reads for the winner of a fight: the side as the file names it, or the
+    translated word for a draw, an unfinished fight or an error."""
+    label = OUTCOME_LABELS.get(winner)
+    return _(label) if label is not None else winner
 
 
 def _derive(*parts: object) -> int:

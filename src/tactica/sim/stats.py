@@ -27,6 +27,9 @@ from typing import Any
 
 import numpy as np
 
+from ..i18n import _
+from . import fmt
+
 Z95 = 1.959963984540054
 """The normal quantile of a two-sided 95% interval (``scipy.stats.norm.ppf(0.975)``)."""
 
@@ -268,49 +271,79 @@ def compare(a: FightTable, b: FightTable) -> list[Difference]:
     return out
 
 
-def p_text(p: float) -> str:
+def figure_label(figure: str) -> str:
+    """What a person reads for a figure of :func:`compare` (``heroes damage_dealt`` -> ``heroes:
+    damage dealt``), in the current language; the figures themselves are the JSON's identifiers."""
+    from .runner import METRIC_LABELS, OUTCOME_LABELS
+
+    if figure == "rounds":
+        # Translators: a figure of a comparison: how many rounds the fights last
+        return _("rounds")
+    if figure in OUTCOME_LABELS:
+        return _(OUTCOME_LABELS[figure])
+    head, _sep, last = figure.rpartition(" ")
+    if last == "win":
+        return _("{side} win").format(side=head)
+    if last in METRIC_LABELS:
+        # Translators: a figure of a side or a combatant: "heroes: damage dealt"
+        return _("{who}: {figure}").format(who=head, figure=_(METRIC_LABELS[last]))
+    return figure
+
+
+def p_value(p: float) -> str:
+    """A p-value as a person reads it, in the current language: ``0.042``, ``<0.001``."""
     if math.isnan(p):
-        return "p=n/a"
-    return "p<0.001" if p < 0.001 else f"p={p:.3f}"
+        # Translators: a p-value that could not be computed (not applicable)
+        return _("n/a")
+    return "<" + fmt.decimal(0.001, 3) if p < 0.001 else fmt.decimal(p, 3)
+
+
+def p_text(p: float) -> str:
+    """``p=0.042``, ``p<0.001`` (in the current language's decimals)."""
+    value = p_value(p)
+    return "p" + (value if value.startswith("<") else "=" + value)
 
 
 def verdict(diffs: Sequence[Difference], sides: Sequence[str], change: str) -> str:
     """One line a designer reads first: does the change move who wins, and fight length?
 
     The headline is the first side's win rate (the side listed first in the file). ``change``
-    says what B changes (``terza.third_action.disengage=true``)."""
-    from ..i18n import _
-
+    says what B changes (``terza.third_action.disengage=true``). In the current language."""
     by = {d.figure: d for d in diffs}
     side = sides[0]
     w = by[f"{side} win"]
     if w.significant:
-        head = _(
-            "{change}: {side} win {a:.1%} -> {b:.1%} ({d:+.1f} points, 95% CI {lo:+.1f} to {hi:+.1f}, {p})"
-        ).format(
+        head = _("{change}: {side} win {a} -> {b} ({d} points, {level} CI {lo} to {hi}, {p})").format(
             change=change,
             side=side,
-            a=w.a,
-            b=w.b,
-            d=100 * w.diff,
-            lo=100 * w.low,
-            hi=100 * w.high,
+            a=fmt.percent(w.a),
+            b=fmt.percent(w.b),
+            d=fmt.decimal(100 * w.diff, 1, sign=True),
+            level=fmt.level(),
+            lo=fmt.decimal(100 * w.low, 1, sign=True),
+            hi=fmt.decimal(100 * w.high, 1, sign=True),
             p=p_text(w.p),
         )
     else:
         bound = 100 * max(abs(w.low), abs(w.high))
         head = _(
-            "{change}: no measurable effect on who wins ({side} {a:.1%} -> {b:.1%}, {p}); "
-            "an effect over {bound:.1f} points would have shown"
-        ).format(change=change, side=side, a=w.a, b=w.b, p=p_text(w.p), bound=bound)
+            "{change}: no measurable effect on who wins ({side} {a} -> {b}, {p}); "
+            "an effect over {bound} points would have shown"
+        ).format(
+            change=change,
+            side=side,
+            a=fmt.percent(w.a),
+            b=fmt.percent(w.b),
+            p=p_text(w.p),
+            bound=fmt.decimal(bound, 1),
+        )
     r = by["rounds"]
-    if r.significant:
-        longer = _("longer") if r.diff > 0 else _("shorter")
-        tail = _("fights are {d:.2f} rounds {longer} ({a:.2f} -> {b:.2f}, {p})").format(
-            d=abs(r.diff), longer=longer, a=r.a, b=r.b, p=p_text(r.p)
-        )
+    numbers = {"a": fmt.decimal(r.a), "b": fmt.decimal(r.b), "p": p_text(r.p)}
+    if r.significant and r.diff > 0:
+        tail = _("fights are {d} rounds longer ({a} -> {b}, {p})").format(d=fmt.decimal(r.diff), **numbers)
+    elif r.significant:
+        tail = _("fights are {d} rounds shorter ({a} -> {b}, {p})").format(d=fmt.decimal(-r.diff), **numbers)
     else:
-        tail = _("fight length unchanged ({a:.2f} -> {b:.2f} rounds, {p})").format(
-            a=r.a, b=r.b, p=p_text(r.p)
-        )
-    return f"{head}; {tail}."
+        tail = _("fight length unchanged ({a} -> {b} rounds, {p})").format(**numbers)
+    # Translators: the verdict's two halves: {head} on who wins, {tail} on the fights' length
+    return _("{head}; {tail}.").format(head=head, tail=tail)
