@@ -50,7 +50,11 @@ PLURAL_FORMS: dict[str, tuple[int, str]] = {
     "it": (3, "(n == 1) ? 0 : (n != 0 && n % 1000000 == 0) ? 1 : 2"),
 }
 FIELD = re.compile(r"(?<!\{)\{([^{}!:]*)(?:![rsa])?(?::[^{}]*)?\}(?!\})")
-MARKUP = re.compile(r"\[/?(?:[a-z][a-z _]*)?\]")
+# rich markup: [bold], [red], [bold green], [/]... (not "[required]", which is a word in brackets)
+STYLE = (
+    r"(?:bold|dim|italic|underline|strike|reverse|link|not|on|black|red|green|yellow|blue|magenta|cyan|white)"
+)
+MARKUP = re.compile(rf"\[/?(?:{STYLE}(?: {STYLE})*)?\]")
 
 Key = tuple[str | None, tuple[str, ...]]
 
@@ -257,6 +261,7 @@ KIND_TITLES = {
     "reason": "Why an opportunity is provoked or a spell lost",
     "attack": "Kinds of attack",
     "reaction": "Reactions",
+    "direction": "Facing",
     "modifier": "Sources of attack modifiers",
 }
 

@@ -12,8 +12,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
+from .cli_language import error_line
 from .engine.errors import EncounterError
 from .i18n import N_, _, metres, ngettext, number, set_language
 from .vocabulary import any_label, label
@@ -42,7 +44,7 @@ LangOption = Annotated[
 
 def _file_error(exc: EncounterError) -> typer.Exit:
     for line in str(exc).splitlines():
-        err.print(f"[bold red]{_('error')}[/]: {line}", markup=True, soft_wrap=True)
+        err.print(error_line(line), markup=True, soft_wrap=True)
     return typer.Exit(2)
 
 
@@ -94,7 +96,7 @@ def _print_readable(
     from .files.narrate import narrate
 
     if seed is not None:
-        out.print(f"[dim]{_('seed')}: {seed}[/]")
+        out.print(_("[dim]seed: {seed}[/]").format(seed=seed))
     for line in lines:
         if "final" in line:
             _print_final(line["final"])
@@ -123,7 +125,9 @@ def _print_readable(
 
 def shown(key: str, value: Any) -> str:
     """A resource's value as a person reads it: metres for ``*_m``, numbers in the locale's format."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    if not isinstance(value, int | float):
         return str(value)
     return metres(value) if key.endswith("_m") else number(value)
 
@@ -187,11 +191,11 @@ def conformance(
     for res in results:
         if res.failures:
             failed += 1
-            out.print(f"[red]{_('FAIL')}[/] {res.path}", soft_wrap=True)
+            out.print(_("[red]FAIL[/] {path}").format(path=escape(str(res.path))), soft_wrap=True)
             for f in res.failures:
                 out.print(f"     {f}", soft_wrap=True)
         elif verbose:
-            out.print(f"[green]{_('ok')}[/] {res.path}")
+            out.print(_("[green]ok[/] {path}").format(path=escape(str(res.path))))
     rulesets = sorted({r.ruleset for r in results if r.ruleset})
     gaps = coverage(results, {rs: find_ruleset(rs).rule_ids() for rs in rulesets})
     for rs in rulesets:

@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from rich.markup import escape
 from typer import _click as click
 from typer.core import TyperGroup
 
@@ -49,6 +51,11 @@ TYPER_PANEL_TEXTS = {
 }
 
 GETTEXT_MODULES = ("typer.core",)
+
+
+def error_line(message: str) -> str:
+    """One line of an error report for the terminal (rich markup; ``message`` is shown as it is)."""
+    return _("[bold red]error[/]: {message}").format(message=escape(message))
 
 
 def lang_argument(argv: Sequence[str]) -> str | None:
@@ -102,8 +109,7 @@ def localize(command: click.Command) -> None:
             module._ = i18n._  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
-    rich_utils = sys.modules.get("typer.rich_utils")
-    if rich_utils is not None:
-        for attr, text in TYPER_PANEL_TEXTS.items():
-            setattr(rich_utils, attr, _(text))
+    rich_utils = import_module("typer.rich_utils")  # Typer imports it only to format help or errors
+    for attr, text in TYPER_PANEL_TEXTS.items():
+        setattr(rich_utils, attr, _(text))
     _translate_tree(command)

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from babel.numbers import format_decimal
 
@@ -34,12 +35,50 @@ LOCALE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 _current: ContextVar[str] = ContextVar("tactica_language", default=DEFAULT)
 
 
+MISSING_LOG = "TACTICA_I18N_MISSING"
+"""If set, a file to which every message shown without a translation is appended (one per line):
+how the tests find words that never reach the catalogs (built at run time, or not extracted)."""
+
+
+class _Recording(gettext.NullTranslations):
+    """A catalog that also writes down each message it has no translation for."""
+
+    def __init__(self, inner: gettext.GNUTranslations, log: Path) -> None:
+        super().__init__()
+        self.inner = inner
+        self.known: dict[Any, str] = inner._catalog  # type: ignore[attr-defined]
+        self.log = log
+
+    def _miss(self, key: str) -> None:
+        with self.log.open("a", encoding="utf-8") as f:
+            f.write(key.replace("\n", "\\n") + "\n")
+
+    def gettext(self, message: str) -> str:
+        if message not in self.known:
+            self._miss(message)
+        return self.inner.gettext(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        if (msgid1, 0) not in self.known:
+            self._miss(msgid1)
+        return self.inner.ngettext(msgid1, msgid2, n)
+
+    def pgettext(self, context: str, message: str) -> str:
+        if f"{context}\x04{message}" not in self.known:
+            self._miss(f"{context}|{message}")
+        return self.inner.pgettext(context, message)
+
+
 @cache
 def catalog(lang: str) -> gettext.NullTranslations:
     """The compiled catalog of ``lang`` (English needs none: its messages are the source's)."""
     if lang == DEFAULT:
         return gettext.NullTranslations()
-    return gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+    found = gettext.translation(DOMAIN, LOCALE_DIR, languages=[lang])
+    log = os.environ.get(MISSING_LOG)
+    if log and isinstance(found, gettext.GNUTranslations):
+        return _Recording(found, Path(log))
+    return found
 
 
 def supported(tag: str | None) -> str | None:

@@ -141,6 +141,11 @@ VOCABULARY: dict[str, dict[str, str]] = {
         "other_action": NP_("reason", "another action"),
         "passing": NP_("reason", "passing by"),
         "ranged": NP_("reason", "ranged attack"),
+        # what releases a held action (lagornis): "attack when {trigger}"
+        "ally_attacked": NP_("reason", "an ally is attacked"),
+        "attacked": NP_("reason", "it is attacked"),
+        "enemy_enters_reach": NP_("reason", "an enemy comes within reach"),
+        "enemy_moves": NP_("reason", "an enemy moves"),
         "sheathe": NP_("reason", "sheathing"),
         "step": NP_("reason", "stepping"),
     },
@@ -155,6 +160,17 @@ VOCABULARY: dict[str, dict[str, str]] = {
         "dodge": NP_("reaction", "dodge"),
         "opportunity_attack": NP_("reaction", "attack of opportunity"),
         "parry": NP_("reaction", "parry"),
+    },
+    # Where a combatant faces (terza).
+    "direction": {
+        "N": NP_("direction", "N"),
+        "NE": NP_("direction", "NE"),
+        "E": NP_("direction", "E"),
+        "SE": NP_("direction", "SE"),
+        "S": NP_("direction", "S"),
+        "SW": NP_("direction", "SW"),
+        "W": NP_("direction", "W"),
+        "NW": NP_("direction", "NW"),
     },
     # The sources of an attack roll's modifiers.
     "modifier": {
@@ -172,6 +188,8 @@ VOCABULARY: dict[str, dict[str, str]] = {
         "off_balance": NP_("modifier", "off balance"),
         "opportunity": NP_("modifier", "opportunity"),
         "polearm": NP_("modifier", "polearm"),
+        "reaction": NP_("modifier", "reaction penalty"),
+        "shield": NP_("modifier", "shield"),
         "str": NP_("modifier", "Str"),
         "to_hit": NP_("modifier", "to hit"),
         "two_weapon": NP_("modifier", "two weapons"),
