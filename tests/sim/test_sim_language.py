@@ -144,3 +144,25 @@ def test_a_fight_exported_as_a_case_is_described_in_the_language(single: RunResu
         case = fight_case(single.spec, 7)
     assert case["description"].startswith(MARK + "Fight 7 of `tactica simulate --seed 3`")
     assert case["case"] == "simulate/pf1-4v4-line/fight-7-A"  # the identifiers do not change
+
+
+def test_workers_play_in_the_callers_language(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A fight's recorded messages (an error's) are in the language of the run, in whichever
+    process plays it: jobs carry the language and a worker speaks it while it plays them."""
+    from tactica.sim import batch
+
+    spec = SimSpec(from_file(LINE), fights=4, seed=1)
+    with language("fr"):
+        jobs = batch.jobs_for(spec, 2)
+    assert [j.language for j in jobs] == ["fr", "fr"]
+    spoken: list[str] = []
+
+    class Listening:
+        def play(self, index: int, seed: int) -> tuple[object, None]:
+            spoken.append(tactica.i18n.current())
+            return object(), None
+
+    monkeypatch.setattr(batch, "runner_for", lambda job: Listening())
+    batch.run_job(jobs[0])
+    assert spoken == ["fr", "fr"]
+    assert tactica.i18n.current() == "en"

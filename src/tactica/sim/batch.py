@@ -22,12 +22,12 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
 
-from ..i18n import ngettext
+from ..i18n import current, language, ngettext
 from .fmt import count
 from .runner import METRICS, FightResult, Runner, fight_seed
 from .scenario import Scenario, SimSpec
@@ -50,6 +50,9 @@ class Job:
     start: int
     stop: int
     check: bool = False
+    language: str = "en"
+    """The language of the messages a fight records (an error's): the caller's, so that a run gives
+    the same results whatever the number of workers or the backend."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +83,8 @@ def run_job(job: Job) -> Chunk:
     """Play a job's fights (this is what a worker runs)."""
     runner = runner_for(job)
     t0 = time.process_time()
-    results = [runner.play(i, fight_seed(job.seed, i))[0] for i in range(job.start, job.stop)]
+    with language(job.language):
+        results = [runner.play(i, fight_seed(job.seed, i))[0] for i in range(job.start, job.stop)]
     return Chunk(job.arm, job.start, results, time.process_time() - t0)
 
 
@@ -91,9 +95,10 @@ def jobs_for(spec: SimSpec, chunk: int) -> list[Job]:
         variants = tuple(sorted(arm.variants.items()))
         for start in range(0, spec.fights, chunk):
             stop = min(spec.fights, start + chunk)
-            out.append(
-                Job(spec.scenario, variants, policies, spec.max_rounds, spec.seed, a, start, stop, spec.check)
+            job = Job(
+                spec.scenario, variants, policies, spec.max_rounds, spec.seed, a, start, stop, spec.check
             )
+            out.append(replace(job, language=current()))
     return out
 
 
