@@ -217,3 +217,23 @@ def test_cli_refuses_an_unknown_language() -> None:
     bad = run_cli("--lang", "de", "demo")
     assert bad.returncode == 2
     assert "'de'" in bad.stderr and "en, fr, it" in bad.stderr
+
+
+def test_no_message_hides_inside_an_f_string() -> None:
+    """Babel does not read calls inside f-strings on Python 3.11: such a message never reaches the
+    catalogs. Write ``_("[dim]seed: {seed}[/]").format(seed=...)`` instead."""
+    import ast
+
+    hidden = []
+    for path in sorted((ROOT / "src" / "tactica").rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.JoinedStr):
+                continue
+            for inner in ast.walk(node):
+                if (
+                    isinstance(inner, ast.Call)
+                    and isinstance(inner.func, ast.Name)
+                    and inner.func.id in catalogs.KEYWORDS
+                ):
+                    hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}: {ast.unparse(inner)}")
+    assert hidden == []

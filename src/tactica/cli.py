@@ -232,7 +232,8 @@ def rules(ruleset: Annotated[str, typer.Argument(help=N_("pf1, terza, lagornis, 
         rs = find_ruleset(ruleset)
     except EncounterError as exc:
         raise _file_error(exc) from None
-    table = Table(title=f"{rs.name}: {_(rs.title)}")
+    title = _(rs.title)
+    table = Table(title=f"{rs.name}: {title}")
     table.add_column(_("rule"), overflow="fold", no_wrap=True)
     table.add_column(_("what it says"), overflow="fold")
     for r in rs.rules:
@@ -273,7 +274,7 @@ def main() -> None:
     except EncounterError as exc:
         raise SystemExit(_file_error(exc).exit_code) from None
     command = typer.main.get_command(app)
-    localize(command)
+    localize(command, sys.argv[1:])
     command()
 
 

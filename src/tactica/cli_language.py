@@ -99,8 +99,12 @@ def _translate_help_option(command: click.Command) -> None:
     command.get_help_option = translated  # type: ignore[method-assign]
 
 
-def localize(command: click.Command) -> None:
-    """Translate ``command``'s help texts and Click's and Typer's words into the current language."""
+def localize(command: click.Command, argv: Sequence[str] = ("--help",)) -> None:
+    """Translate ``command``'s help texts and Click's and Typer's words into the current language.
+
+    Typer's help panels come from ``typer.rich_utils``, which costs a tenth of a second to import
+    (it brings rich's Markdown): it is loaded here only when ``argv`` asks for help. A usage error
+    loads it later, with English panel titles, like the rest of Click's usage errors."""
     for name in GETTEXT_MODULES:
         module: ModuleType | None = sys.modules.get(name)
         if module is None:
@@ -109,7 +113,9 @@ def localize(command: click.Command) -> None:
             module._ = i18n._  # type: ignore[attr-defined]
         if hasattr(module, "ngettext"):
             module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
-    rich_utils = import_module("typer.rich_utils")  # Typer imports it only to format help or errors
-    for attr, text in TYPER_PANEL_TEXTS.items():
-        setattr(rich_utils, attr, _(text))
+    wants_help = not argv or "--help" in argv
+    rich_utils = import_module("typer.rich_utils") if wants_help else sys.modules.get("typer.rich_utils")
+    if rich_utils is not None:
+        for attr, text in TYPER_PANEL_TEXTS.items():
+            setattr(rich_utils, attr, _(text))
     _translate_tree(command)

@@ -21,8 +21,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from babel.numbers import format_decimal
-
 from .engine.errors import EncounterError
 
 LOCALE_DIR = Path(__file__).parent / "locale"
@@ -178,6 +176,8 @@ def NN_(singular: str, plural: str) -> tuple[str, str]:
 def number(value: float) -> str:
     """``value`` in the current language's format: a whole number as it is, others with two
     decimals (``1.50`` in English, ``1,50`` in French and Italian)."""
+    from babel.numbers import format_decimal  # a fifth of the CLI's start-up: only when a number is shown
+
     pattern = "#,##0" if float(value).is_integer() else "#,##0.00"
     return format_decimal(value, format=pattern, locale=_current.get())
 
