@@ -138,6 +138,7 @@ def merged(template: Catalog, lang: str) -> Catalog:
         for m in catalog:
             if m.id:
                 m.string = tuple(m.id) if m.pluralizable else m.id
+                m.flags.discard("fuzzy")  # the source's own words need no review
     catalog.fuzzy = False
     return catalog
 
@@ -171,9 +172,9 @@ def _read_template() -> Catalog:
         return read_po(f, domain=DOMAIN)
 
 
-def _messages(catalog: Catalog) -> list[tuple[Key, Any, tuple[str, ...]]]:
+def _messages(catalog: Catalog) -> list[tuple[Key, Any, tuple[str, ...], tuple[str, ...]]]:
     return sorted(
-        ((key(m), m.string, tuple(m.auto_comments)) for m in catalog if m.id),
+        ((key(m), m.string, tuple(m.auto_comments), tuple(sorted(m.flags))) for m in catalog if m.id),
         key=repr,
     )
 

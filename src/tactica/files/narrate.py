@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ..i18n import _, metres, number
+from ..i18n import _, metres, ngettext, number
 from ..vocabulary import label
 
 Event = dict[str, Any]
@@ -155,9 +155,11 @@ NARRATORS: dict[str, Callable[[Event], str]] = {
         p=e["provoker"], by=e["by"], reason=label("reason", e["reason"])
     ),
     "attack": _attack,
-    "damage": lambda e: _("{t} takes [bold red]{n}[/] damage from {s} (hp {hp})").format(
-        t=e["target"], n=e["amount"], s=e["source"], hp=e["hp"]
-    ),
+    "damage": lambda e: ngettext(
+        "{t} takes [bold red]{n}[/] damage from {s} (hp {hp})",
+        "{t} takes [bold red]{n}[/] damage from {s} (hp {hp})",
+        e["amount"],
+    ).format(t=e["target"], n=e["amount"], s=e["source"], hp=e["hp"]),
     "check": _check,
     "spell_started": lambda e: _("{c} begins casting {s}").format(c=e["caster"], s=e["spell"]),
     "spell_cast": lambda e: (
