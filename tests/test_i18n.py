@@ -237,3 +237,19 @@ def test_no_message_hides_inside_an_f_string() -> None:
                 ):
                     hidden.append(f"{path.relative_to(ROOT)}:{inner.lineno}: {ast.unparse(inner)}")
     assert hidden == []
+
+
+def test_a_decimal_amount_takes_the_languages_own_plural() -> None:
+    """CLDR: French says "1,5 action" (singular below 2), English and Italian "1.5 actions"."""
+    from tactica.i18n import ngettext_amount
+
+    message = ("{a}: {s} costs {n} action", "{a}: {s} costs {n} actions")
+    chosen = {}
+    for lang in ("en", "fr", "it"):
+        with language(lang):
+            chosen[lang] = [ngettext_amount(*message, x) == ngettext(*message, 1) for x in (0.5, 1, 1.5, 2)]
+    assert chosen == {
+        "en": [False, True, False, False],
+        "fr": [True, True, True, False],
+        "it": [False, True, False, False],
+    }

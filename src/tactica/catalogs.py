@@ -5,7 +5,8 @@
     python -m tactica.catalogs glossary # docs/glossary.md's tables from the vocabulary and catalogs
 
 The source is English. ``update`` extracts every message from the package (Python: ``_``,
-``ngettext``, ``pgettext``, ``N_``, ``NP_``, ``NN_``; the tracker's Jinja templates: ``_``, ``ngettext``)
+``ngettext``, ``ngettext_amount``, ``pgettext``, ``N_``, ``NP_``, ``NN_``; the tracker's Jinja
+templates: ``_``, ``ngettext``)
 into ``locale/tactica.pot``, merges it into each language's ``.po`` file (a new message arrives
 untranslated, a removed one is dropped), fills the English catalog from the source, and compiles
 each ``.po`` into the ``.mo`` file the program reads. French and Italian get the three plural forms
@@ -37,6 +38,7 @@ KEYWORDS: dict[str, Any] = {
     "_": None,
     "N_": None,
     "ngettext": (1, 2),
+    "ngettext_amount": (1, 2),
     "pgettext": ((1, "c"), 2),
     "NP_": ((1, "c"), 2),
     "NN_": (1, 2),

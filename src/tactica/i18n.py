@@ -151,6 +151,16 @@ def ngettext(singular: str, plural: str, n: int) -> str:
     return catalog(_current.get()).ngettext(singular, plural, n)
 
 
+def ngettext_amount(singular: str, plural: str, amount: float) -> str:
+    """:func:`ngettext` for an amount that need not be whole (1.5 actions): the language's own
+    rule picks the form (CLDR: French says "1,5 action", Italian and English "1,5 azioni")."""
+    from babel import Locale
+
+    category = Locale.parse(_current.get()).plural_form(amount)
+    # a whole number gettext's rule puts in the same form: one 1, many 1000000, other 2
+    return ngettext(singular, plural, {"one": 1, "many": 1_000_000}.get(category, 2))
+
+
 def pgettext(context: str, message: str) -> str:
     """Translate ``message`` in ``context`` (the rules' vocabulary: see :mod:`tactica.vocabulary`)."""
     return catalog(_current.get()).pgettext(context, message)

@@ -12,11 +12,20 @@ from typing import TYPE_CHECKING
 from ...engine import events as ev
 from ...engine.commands import Command
 from ...engine.state import Combatant
-from ...i18n import _, number
+from ...i18n import _, ngettext_amount, number
 from ..base import illegal
 from .actions import announce, checked_payment
 from .combat import Flow, Mods, Strike, strike
-from .economy import Payment, check_pay_field, fmt, full_action, half_action, no_budget, take_reaction
+from .economy import (
+    Payment,
+    check_pay_field,
+    fmt,
+    full_action,
+    half_action,
+    no_budget,
+    take_reaction,
+    used,
+)
 from .state import EPS, Incantation, data
 from .stats import Spell
 
@@ -105,11 +114,26 @@ def incantation_payment(enc: Encounter, c: Combatant, cmd: Command, need: float)
         raise illegal("invalid_command", _("{a}: amount is counted in half actions (0.5, 1, 1.5)"), a=c.name)
     matching = sorted((p for p in options if abs(p.spent - amount) < EPS), key=preference)
     if not matching:
-        raise no_budget(c, "incant_amount", n=number(fmt(amount)))
+        raise illegal(
+            "no_budget",
+            # Translators: {n} is an amount of actions (0.5, 1, 1.5)
+            ngettext_amount(
+                "{a} has no {n} action to incant with left this round ({left} left)",
+                "{a} has no {n} actions to incant with left this round ({left} left)",
+                amount,
+            ),
+            a=c.name,
+            n=number(fmt(amount)),
+            left=used(data(c)),
+        )
     if covering and amount > covering[0].spent + EPS:
         raise illegal(
             "not_allowed",
-            _("{a}: {s} needs only {n} more action"),
+            ngettext_amount(
+                "{a}: {s} needs only {n} more action",
+                "{a}: {s} needs only {n} more actions",
+                covering[0].spent,
+            ),
             a=c.name,
             s=cmd.spell,
             n=number(fmt(covering[0].spent)),
@@ -146,7 +170,7 @@ def plan_cast(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) ->
         if cmd.amount is not None and abs(cmd.amount - spell.cost) > EPS:
             raise illegal(
                 "invalid_command",
-                _("{a}: {s} costs {n} action"),
+                ngettext_amount("{a}: {s} costs {n} action", "{a}: {s} costs {n} actions", spell.cost),
                 a=c.name,
                 s=spell.id,
                 n=number(fmt(spell.cost)),

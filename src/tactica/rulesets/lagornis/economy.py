@@ -64,8 +64,6 @@ NO_BUDGET: dict[str, str] = {
     "bonus": N_("{a} has no bonus action left this round ({left} left)"),
     "movement": N_("{a} has no movement left this round ({left} left)"),
     "incant": N_("{a} has no action to incant with left this round ({left} left)"),
-    # Translators: {n} is an amount of actions (0.5, 1, 1.5)
-    "incant_amount": N_("{a} has no {n} action to incant with left this round ({left} left)"),
 }
 """The refusal for each thing that can run out, whole sentences (French and Italian elide and agree)."""
 
