@@ -253,3 +253,15 @@ def test_a_decimal_amount_takes_the_languages_own_plural() -> None:
         "fr": [True, True, True, False],
         "it": [False, True, False, False],
     }
+
+
+def test_lang_may_come_anywhere_before_a_double_dash() -> None:
+    from tactica.cli_language import take_lang
+
+    assert take_lang(["replay", "f.yaml", "--lang", "fr", "--json"]) == ("fr", ["replay", "f.yaml", "--json"])
+    assert take_lang(["--lang=it", "demo"]) == ("it", ["demo"])
+    assert take_lang(["demo", "--", "--lang", "fr"]) == (None, ["demo", "--", "--lang", "fr"])
+    after = run_cli("demo", "--lang", "it")
+    assert after.returncode == 0, after.stderr
+    with language("it"):
+        assert label("action", "move") in after.stdout

@@ -50,8 +50,10 @@ def _file_error(exc: EncounterError) -> typer.Exit:
 
 @app.callback()
 def _main(lang: LangOption = None) -> None:
-    # main() has chosen it already (the help must be in it too); this is for callers of ``app``
-    set_language(lang)
+    # main() has chosen it already, from anywhere in the arguments (the help must be in it too);
+    # this is for callers of ``app`` itself (tests, embedders)
+    if lang:
+        set_language(lang)
 
 
 @app.command(help=N_("Run an encounter with a script and print what happens."))
@@ -267,15 +269,16 @@ for _package in ("tactica.server", "tactica.sim"):
 def main() -> None:
     """The ``tactica`` command: the language first (``--lang``, ``TACTICA_LANG``, the locale), so
     that the help and Click's own messages are in it too."""
-    from .cli_language import lang_argument, localize
+    from .cli_language import localize, take_lang
 
+    lang, args = take_lang(sys.argv[1:])
     try:
-        set_language(lang_argument(sys.argv[1:]))
+        set_language(lang)
     except EncounterError as exc:
         raise SystemExit(_file_error(exc).exit_code) from None
     command = typer.main.get_command(app)
-    localize(command, sys.argv[1:])
-    command()
+    localize(command, args)
+    command(args=args, prog_name="tactica")
 
 
 if __name__ == "__main__":

@@ -58,17 +58,29 @@ def error_line(message: str) -> str:
     return _("[bold red]error[/]: {message}").format(message=escape(message))
 
 
-def lang_argument(argv: Sequence[str]) -> str | None:
-    """The value of ``--lang xx`` or ``--lang=xx`` in ``argv`` (read before Click parses it, so
-    that the help and the errors of that very run are in the language)."""
-    for i, arg in enumerate(argv):
+def take_lang(argv: Sequence[str]) -> tuple[str | None, list[str]]:
+    """The value of ``--lang xx`` or ``--lang=xx`` anywhere in ``argv`` (before a ``--``), and
+    ``argv`` without it. Read before Click parses the rest, so that the help and the errors of that
+    very run are in the language, and so that ``tactica replay FILE --lang fr`` works as well as
+    ``tactica --lang fr replay FILE``."""
+    lang: str | None = None
+    rest: list[str] = []
+    i = 0
+    while i < len(argv):
+        arg = argv[i]
         if arg == "--":
+            rest += argv[i:]
             break
         if arg == "--lang" and i + 1 < len(argv):
-            return argv[i + 1]
+            lang = argv[i + 1]
+            i += 2
+            continue
         if arg.startswith("--lang="):
-            return arg.split("=", 1)[1]
-    return None
+            lang = arg.split("=", 1)[1]
+        else:
+            rest.append(arg)
+        i += 1
+    return lang, rest
 
 
 def _translate_tree(command: click.Command) -> None:
