@@ -21,6 +21,7 @@ import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +118,33 @@ def read(lang: str) -> Catalog:
         return read_po(f, locale=lang, domain=DOMAIN)
 
 
+HEADER = {
+    "project": "tactica",
+    "copyright_holder": "the Tactica contributors",
+    "msgid_bugs_address": "the project's issue tracker",
+    "last_translator": "the Tactica team",
+}
+NAMES = {"en": "English", "fr": "French", "it": "Italian"}
+
+
+def with_header(catalog: Catalog, lang: str) -> None:
+    """The header's people and names, instead of Babel's placeholders."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for attr, value in HEADER.items():
+        setattr(catalog, attr, value)
+    try:
+        catalog.version = version("tactica")
+    except PackageNotFoundError:  # running from a source tree that was not installed
+        catalog.version = "0"
+    catalog.language_team = f"{NAMES.get(lang, lang)} (the Tactica team)"
+    catalog.revision_date = datetime.now(UTC)  # written only when something else changed
+    catalog.header_comment = (
+        f"# {NAMES.get(lang, lang)} messages of Tactica (python -m tactica.catalogs update).\n"
+        "# This file is distributed under the same license as the tactica project."
+    )
+
+
 def with_plural_forms(catalog: Catalog, lang: str) -> None:
     n, expr = PLURAL_FORMS[lang]
     # Babel sets these from its own table; the header is written from them
@@ -135,6 +163,7 @@ def merged(template: Catalog, lang: str) -> Catalog:
     # a copy: update() adopts the template's own Message objects, and English fills them in
     catalog.update(copy.deepcopy(template), no_fuzzy_matching=True, update_creation_date=False)
     with_plural_forms(catalog, lang)
+    with_header(catalog, lang)
     catalog.obsolete.clear()
     if lang == "en":
         for m in catalog:
@@ -158,7 +187,7 @@ def update() -> list[Path]:
         path = po_path(lang)
         before = path.read_bytes() if path.exists() else b""
         catalog = merged(template, lang)
-        if not before or _messages(read(lang)) != _messages(catalog):
+        if not before or _without_dates(before) != _without_dates(to_po(catalog)):
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(to_po(catalog))
             written.append(path)
@@ -174,11 +203,8 @@ def _read_template() -> Catalog:
         return read_po(f, domain=DOMAIN)
 
 
-def _messages(catalog: Catalog) -> list[tuple[Key, Any, tuple[str, ...], tuple[str, ...]]]:
-    return sorted(
-        ((key(m), m.string, tuple(m.auto_comments), tuple(sorted(m.flags))) for m in catalog if m.id),
-        key=repr,
-    )
+def _without_dates(po: bytes) -> list[bytes]:
+    return [line for line in po.splitlines() if not line.startswith((b'"POT-Creation-Date', b'"PO-Revision'))]
 
 
 # -- checks ----------------------------------------------------------------------------------------
