@@ -15,10 +15,10 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from .cli_language import error_line
+from .cli_language import print_error
 from .engine.errors import EncounterError
-from .i18n import N_, _, metres, ngettext, number, set_language
-from .vocabulary import any_label, label
+from .i18n import N_, _, ngettext, set_language
+from .vocabulary import label, resource_value
 
 if TYPE_CHECKING:
     from .files.loader import ScriptStep
@@ -44,7 +44,7 @@ LangOption = Annotated[
 
 def _file_error(exc: EncounterError) -> typer.Exit:
     for line in str(exc).splitlines():
-        err.print(error_line(line), markup=True, soft_wrap=True)
+        print_error(err, line)
     return typer.Exit(2)
 
 
@@ -126,12 +126,10 @@ def _print_readable(
 
 
 def shown(key: str, value: Any) -> str:
-    """A resource's value as a person reads it: metres for ``*_m``, numbers in the locale's format."""
+    """A resource's value as a person reads it (``yes``/``no`` for a flag)."""
     if isinstance(value, bool):
         return _("yes") if value else _("no")
-    if not isinstance(value, int | float):
-        return str(value)
-    return metres(value) if key.endswith("_m") else number(value)
+    return resource_value(key, value)
 
 
 def _print_final(final: dict[str, Any]) -> None:
@@ -139,7 +137,7 @@ def _print_final(final: dict[str, Any]) -> None:
     for col in (_("combatant"), _("at"), _("hp"), _("state"), _("conditions"), _("resources")):
         table.add_column(col)
     for cid, c in final["combatants"].items():
-        res = ", ".join(f"{any_label(k, ('resource',))} {shown(k, v)}" for k, v in c["resources"].items())
+        res = ", ".join(f"{label('resource', k)} {shown(k, v)}" for k, v in c["resources"].items())
         table.add_row(
             cid,
             str(c["at"]),

@@ -16,6 +16,7 @@ from importlib import import_module
 from types import ModuleType
 from typing import Any
 
+from rich.console import Console
 from rich.markup import escape
 from typer import _click as click
 from typer.core import TyperGroup
@@ -53,9 +54,10 @@ TYPER_PANEL_TEXTS = {
 GETTEXT_MODULES = ("typer.core",)
 
 
-def error_line(message: str) -> str:
-    """One line of an error report for the terminal (rich markup; ``message`` is shown as it is)."""
-    return _("[bold red]error[/]: {message}").format(message=escape(message))
+def print_error(console: Console, message: str) -> None:
+    """One line of an error report (``message`` is shown as it is: a path or a name with brackets
+    is no markup)."""
+    console.print(_("[bold red]error[/]: {message}").format(message=escape(message)), soft_wrap=True)
 
 
 def take_lang(argv: Sequence[str]) -> tuple[str | None, list[str]]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import gettext
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
@@ -94,11 +94,18 @@ def from_environment() -> str | None:
     speak (``C``, ``de_DE``) is passed over, as gettext does.
     """
     for name in ("TACTICA_LANG", *LOCALE_VARIABLES):
-        value = os.environ.get(name, "")
-        for tag in value.split(":"):
-            found = supported(tag)
-            if found:
-                return found
+        found = first_supported(os.environ.get(name, "").split(":"))
+        if found:
+            return found
+    return None
+
+
+def first_supported(tags: Iterable[str]) -> str | None:
+    """The first of ``tags`` (in order of preference) that names a language Tactica speaks."""
+    for tag in tags:
+        found = supported(tag)
+        if found:
+            return found
     return None
 
 
@@ -183,15 +190,21 @@ def NN_(singular: str, plural: str) -> tuple[str, str]:
 
 
 # -- numbers -----------------------------------------------------------------------------------------
-def number(value: float) -> str:
-    """``value`` in the current language's format: a whole number as it is, others with two
-    decimals (``1.50`` in English, ``1,50`` in French and Italian)."""
+def number(value: Any, places: int | None = None, sign: bool = False) -> str:
+    """``value`` in the current language's format: with ``places`` decimals, or by default a whole
+    number as it is and others with two (``1.50`` in English, ``1,50`` in French and Italian);
+    ``sign`` puts ``+`` before a positive number. Anything that is not a number (``None``, ``True``,
+    a word) is shown as ``str(value)``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return str(value)
     from babel.numbers import format_decimal  # a fifth of the CLI's start-up: only when a number is shown
 
-    pattern = "#,##0" if float(value).is_integer() else "#,##0.00"
-    return format_decimal(value, format=pattern, locale=_current.get())
+    if places is None:
+        places = 0 if float(value).is_integer() else 2
+    body = "#,##0" + ("." + "0" * places if places > 0 else "")
+    return format_decimal(value, format=f"+{body};-{body}" if sign else body, locale=_current.get())
 
 
-def metres(value: float) -> str:
+def metres(value: float, sign: bool = False) -> str:
     """A distance in metres in the current language's format: ``1,50 m`` in French."""
-    return f"{number(value)} m"
+    return f"{number(value, sign=sign)} m"

@@ -11,7 +11,9 @@ The French and Italian labels follow the seeds' own vocabulary; docs/glossary.md
 
 from __future__ import annotations
 
-from .i18n import NP_, pgettext
+from typing import Any
+
+from .i18n import NP_, metres, number, pgettext
 
 # The kinds of identifiers, in the order :func:`label` tries them when the kind is not known.
 VOCABULARY: dict[str, dict[str, str]] = {
@@ -223,3 +225,11 @@ def any_label(ident: str, kinds: tuple[str, ...] = ("action", "resource", "condi
         if ident in VOCABULARY.get(kind, {}):
             return label(kind, ident)
     return label(kinds[0], ident)
+
+
+def resource_value(key: str, value: Any) -> str:
+    """A resource's amount as a person reads it: metres for ``*_m`` (``movement_m``), else the
+    number in the language's format (anything else as it is)."""
+    if key.endswith("_m") and isinstance(value, int | float) and not isinstance(value, bool):
+        return metres(value)
+    return number(value)

@@ -137,19 +137,22 @@ def _pydantic_message(err: Mapping[str, Any]) -> str:
     if kind in EXPECTED:
         return _(EXPECTED[kind])
     if kind == "greater_than_equal":
-        return _("expected a number of at least {n}").format(n=_bound(ctx.get("ge")))
+        return _("expected a number of at least {n}").format(n=number(ctx.get("ge")))
     if kind == "greater_than":
-        return _("expected a number greater than {n}").format(n=_bound(ctx.get("gt")))
+        return _("expected a number greater than {n}").format(n=number(ctx.get("gt")))
     if kind == "less_than_equal":
-        return _("expected a number of at most {n}").format(n=_bound(ctx.get("le")))
+        return _("expected a number of at most {n}").format(n=number(ctx.get("le")))
     if kind == "less_than":
-        return _("expected a number less than {n}").format(n=_bound(ctx.get("lt")))
+        return _("expected a number less than {n}").format(n=number(ctx.get("lt")))
     if kind == "too_short" and isinstance(ctx.get("min_length"), int):
         n = ctx["min_length"]
         return ngettext("expected at least {n} item", "expected at least {n} items", n).format(n=n)
     if kind == "too_long" and isinstance(ctx.get("max_length"), int):
         n = ctx["max_length"]
         return ngettext("expected at most {n} item", "expected at most {n} items", n).format(n=n)
+    if kind == "string_too_long" and isinstance(ctx.get("max_length"), int):
+        n = ctx["max_length"]
+        return ngettext("expected at most {n} character", "expected at most {n} characters", n).format(n=n)
     if kind == "string_too_short" and isinstance(ctx.get("min_length"), int):
         n = ctx["min_length"]
         return ngettext("expected at least {n} character", "expected at least {n} characters", n).format(n=n)
@@ -162,11 +165,9 @@ def _pydantic_message(err: Mapping[str, Any]) -> str:
     return msg
 
 
-def _bound(v: Any) -> str:
-    return number(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
-
-
-def _describe(err: Mapping[str, Any]) -> str:
+def describe_error(err: Mapping[str, Any]) -> str:
+    """One pydantic error in words, in the current language (the file loader's and the tracker's
+    API's: pydantic's own messages are English only)."""
     kind = err["type"]
     if kind == "extra_forbidden":
         return _("unknown key (not part of the format)")
@@ -184,7 +185,9 @@ def _validation_errors(
     out = []
     for err in exc.errors():
         loc = prefix + tuple(err["loc"])
-        out.append(EncounterError(_describe(err), format_loc(loc), file, lines.line(loc) if lines else None))
+        out.append(
+            EncounterError(describe_error(err), format_loc(loc), file, lines.line(loc) if lines else None)
+        )
     return out
 
 

@@ -39,7 +39,8 @@ def _signed(v: Any) -> str:
     return number(0)
 
 
-def _mods(ev: Event) -> str:
+def modifiers_text(ev: Event) -> str:
+    """An attack's modifiers as the log shows them: ``+6 BAB +3 Str``."""
     parts = [f"{_signed(m['value'])} {label('modifier', m['source'])}" for m in ev.get("modifiers", [])]
     return " ".join(parts)
 
@@ -54,7 +55,7 @@ def _attack(e: Event) -> str:
         "w": e["weapon"],
         "kind": label("attack", e["kind"]),
         "r": e["roll"],
-        "mods": _mods(e),
+        "mods": modifiers_text(e),
         "total": e["total"],
         "vs": e["vs"],
         "verdict": verdict,

@@ -28,6 +28,7 @@ from sse_starlette import EventSourceResponse, ServerSentEvent
 from .. import __version__, available_rulesets
 from ..engine.commands import Command
 from ..engine.errors import EncounterError, EncounterErrors, IllegalCommand
+from ..files.loader import describe_error
 from ..i18n import _, current, ngettext
 from . import page
 from .language import LanguageMiddleware, switch
@@ -566,7 +567,6 @@ def invalid_message(error: Any, where: str) -> str:
     """A request pydantic refused, in words (its own messages are English only); ``where`` is the
     field's path in the body (empty for the body itself)."""
     kind = str(error.get("type", ""))
-    ctx = error.get("ctx") or {}
     if not where:
         if kind == "json_invalid":
             return _("the body is not valid JSON")
@@ -575,21 +575,7 @@ def invalid_message(error: Any, where: str) -> str:
         if kind in ("dict_type", "model_type", "model_attributes_type"):
             return _("the body must be a JSON object")
         return str(error.get("msg") or _("invalid request"))
-    if kind == "missing":
-        return _("{where}: this field is required").format(where=where)
-    if kind == "extra_forbidden":
-        return _("{where}: there is no such field").format(where=where)
-    if kind in ("int_type", "int_parsing", "int_from_float"):
-        return _("{where}: a whole number is needed").format(where=where)
-    if kind in ("dict_type", "model_type", "model_attributes_type"):
-        return _("{where}: a mapping is needed").format(where=where)
-    if kind == "greater_than_equal":
-        return _("{where}: at least {n}").format(where=where, n=ctx.get("ge"))
-    if kind == "string_too_long":
-        return _("{where}: at most {n} characters").format(where=where, n=ctx.get("max_length"))
-    if kind == "string_pattern_mismatch":
-        return _("{where}: not an accepted value").format(where=where)
-    return _("{where}: {message}").format(where=where, message=error.get("msg") or _("invalid request"))
+    return _("{where}: {message}").format(where=where, message=describe_error(error))
 
 
 def _text(raw: bytes) -> str:

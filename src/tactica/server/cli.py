@@ -8,8 +8,8 @@ from typing import Annotated
 
 import typer
 from rich.console import Console
-from rich.text import Text
 
+from ..cli_language import print_error
 from ..engine.errors import EncounterError
 from ..i18n import N_, _
 
@@ -25,12 +25,6 @@ DbOption = Annotated[
         ),
     ),
 ]
-
-
-def fail(message: str) -> None:
-    """One error line on stderr (the message as it is: a path or a name with brackets is no markup)."""
-    head = _("error")
-    err.print(Text.assemble((head, "bold red"), ": ", message), soft_wrap=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -96,20 +90,20 @@ def play(
     if resume:
         row = tracker.store.table(resume)
         if row is None:
-            fail(_("no table {t}").format(t=resume))
+            print_error(err, _("no table {t}").format(t=resume))
             raise typer.Exit(2)
         table_id = row.id
     elif file is not None:
         try:
             text = file.read_text(encoding="utf-8")
         except OSError as exc:
-            fail(f"{file}: {exc}")
+            print_error(err, f"{file}: {exc}")
             raise typer.Exit(2) from None
         try:
             made = tracker.create(text, file.name, origin=f"play:{file.name}")
         except EncounterError as exc:
             for line in str(exc).splitlines():
-                fail(line)
+                print_error(err, line)
             raise typer.Exit(2) from None
         table_id = made.table_id
     else:

@@ -19,7 +19,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
-from ..cli_language import error_line
+from ..cli_language import print_error
 from ..engine.errors import EncounterError
 from ..i18n import N_, _
 from .fmt import count
@@ -125,7 +125,7 @@ def simulate(
         chosen = make_backend(backend, workers, scheduler)
     except EncounterError as exc:
         for line in str(exc).splitlines():
-            err.print(error_line(line), soft_wrap=True)
+            print_error(err, line)
         raise typer.Exit(2) from None
 
     if dump_fight:
