@@ -13,11 +13,13 @@ language while other requests run, and a CLI run sets it once with :func:`set_la
 from __future__ import annotations
 
 import gettext
+import math
 import os
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from functools import cache
+from numbers import Integral, Real
 from pathlib import Path
 from typing import Any
 
@@ -195,14 +197,15 @@ def number(value: Any, places: int | None = None, sign: bool = False) -> str:
     number as it is and others with two (``1.50`` in English, ``1,50`` in French and Italian);
     ``sign`` puts ``+`` before a positive number. Anything that is not a number (``None``, ``True``,
     a word) is shown as ``str(value)``."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    if isinstance(value, bool) or not isinstance(value, Real):  # numpy's numbers are Real too
         return str(value)
     from babel.numbers import format_decimal  # a fifth of the CLI's start-up: only when a number is shown
 
+    amount = int(value) if isinstance(value, Integral) else float(value)
     if places is None:
-        places = 0 if float(value).is_integer() else 2
+        places = 2 if math.isfinite(amount) and not float(amount).is_integer() else 0
     body = "#,##0" + ("." + "0" * places if places > 0 else "")
-    return format_decimal(value, format=f"+{body};-{body}" if sign else body, locale=_current.get())
+    return format_decimal(amount, format=f"+{body};-{body}" if sign else body, locale=_current.get())
 
 
 def metres(value: float, sign: bool = False) -> str:

@@ -22,7 +22,7 @@ import os
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -90,15 +90,26 @@ def run_job(job: Job) -> Chunk:
 
 def jobs_for(spec: SimSpec, chunk: int) -> list[Job]:
     policies = tuple(sorted(spec.policies.items()))
+    lang = current()
     out = []
     for a, arm in enumerate(spec.arms):
         variants = tuple(sorted(arm.variants.items()))
         for start in range(0, spec.fights, chunk):
             stop = min(spec.fights, start + chunk)
-            job = Job(
-                spec.scenario, variants, policies, spec.max_rounds, spec.seed, a, start, stop, spec.check
+            out.append(
+                Job(
+                    spec.scenario,
+                    variants,
+                    policies,
+                    spec.max_rounds,
+                    spec.seed,
+                    a,
+                    start,
+                    stop,
+                    check=spec.check,
+                    language=lang,
+                )
             )
-            out.append(replace(job, language=current()))
     return out
 
 

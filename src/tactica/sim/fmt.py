@@ -13,26 +13,17 @@ from functools import cache
 from babel.core import Locale
 from babel.numbers import format_decimal, format_percent
 
-from ..i18n import current
+from ..i18n import current, number
 
 NONE = "-"
 """A figure with no value (no fights, or an interval of a single fight)."""
-
-
-def _body(places: int) -> str:
-    return "#,##0" + ("." + "0" * places if places > 0 else "")
-
-
-def _signed(body: str) -> str:
-    return f"+{body};-{body}"
 
 
 def decimal(x: float, places: int = 2, sign: bool = False) -> str:
     """``x`` with ``places`` decimals (``+`` before a positive one if ``sign``); ``-`` for NaN."""
     if math.isnan(x):
         return NONE
-    body = _body(places)
-    return format_decimal(x, format=_signed(body) if sign else body, locale=current())
+    return number(x, places=places, sign=sign)
 
 
 def general(x: float) -> str:
@@ -45,7 +36,11 @@ def general(x: float) -> str:
 
 def count(n: int) -> str:
     """A whole number with the language's grouping: ``10,000`` / ``10 000`` / ``10.000``."""
-    return format_decimal(n, format="#,##0", locale=current())
+    return number(n, places=0)
+
+
+def _body(places: int) -> str:
+    return "#,##0" + ("." + "0" * places if places > 0 else "")
 
 
 @cache

@@ -115,7 +115,6 @@ def fight_case(spec: SimSpec, index: int, arm: int = 0) -> dict[str, Any]:
     result, enc = runner.play(index, seed)
     data = dict(spec.scenario.data)
     view = enc.view()
-    policies = ", ".join(f"{k}={v}" for k, v in sorted(spec.policies.items())) or _("aggressive for all")
     # Translators: the rule variants of a fight exported as a case file, when it has none
     variants = ", ".join(f"{k}={format_value(v)}" for k, v in a.variants.items()) or _("none")
     description = ngettext(
@@ -129,7 +128,7 @@ def fight_case(spec: SimSpec, index: int, arm: int = 0) -> dict[str, Any]:
         seed=spec.seed,
         arm=a.label,
         variants=variants,
-        policies=policies,
+        policies=spec.policies_text(),
         winner=outcome_label(result.winner),
         n=result.rounds,
     )

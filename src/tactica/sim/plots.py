@@ -27,7 +27,7 @@ from matplotlib.ticker import FuncFormatter
 
 from ..i18n import _, ngettext
 from . import fmt
-from .runner import DRAW, UNFINISHED, outcome_label
+from .runner import DRAW, UNFINISHED, outcome_text
 from .stats import compare, figure_label, wilson
 
 if TYPE_CHECKING:
@@ -117,9 +117,7 @@ def win_rates(result: RunResult) -> Figure:
                 ha="center",
                 fontsize=8,
             )
-    ax.set_xticks(
-        x, [_("{side} win").format(side=o) if o in tables[0].sides else outcome_label(o) for o in shown]
-    )
+    ax.set_xticks(x, [outcome_text(o, tables[0].sides) for o in shown])
     ax.set_ylabel(_interval_note())
     ax.set_ylim(0, 105)
     _percent_ticks(ax.yaxis)
@@ -186,6 +184,7 @@ def damage(result: RunResult) -> Figure:
 
 
 def differences(result: RunResult) -> Figure:
+    sides = result.tables[0].sides
     diffs = [d for d in compare(*result.tables) if not (d.a == 0 and d.b == 0)]
     rates = [d for d in diffs if d.kind == "rate"]
     means = [d for d in diffs if d.kind == "mean" and d.a != 0 and _is_side_or_round(d.figure, result)]
@@ -194,7 +193,10 @@ def differences(result: RunResult) -> Figure:
     )
     _forest(
         axes[0],
-        [(figure_label(d.figure), 100 * d.diff, 100 * d.low, 100 * d.high, d.significant) for d in rates],
+        [
+            (figure_label(d.figure, sides), 100 * d.diff, 100 * d.low, 100 * d.high, d.significant)
+            for d in rates
+        ],
     )
     axes[0].set_xlabel(
         # Translators: an axis label; {level} is "95%" as the language writes it
@@ -204,7 +206,9 @@ def differences(result: RunResult) -> Figure:
     rel = []
     for d in means:
         scale = 100 / abs(d.a)
-        rel.append((figure_label(d.figure), d.diff * scale, d.low * scale, d.high * scale, d.significant))
+        rel.append(
+            (figure_label(d.figure, sides), d.diff * scale, d.low * scale, d.high * scale, d.significant)
+        )
     _forest(axes[1], rel)
     axes[1].set_xlabel(
         # Translators: an axis label (its ticks are percentages); {level} is "95%" as the language writes it

@@ -13,13 +13,12 @@ from rich.text import Text
 from ..i18n import _, ngettext
 from . import fmt
 from .batch import RunResult
-from .runner import DRAW, ERROR, METRIC_LABELS, METRICS, UNFINISHED
+from .runner import DRAW, ERROR, METRIC_LABELS, METRICS, UNFINISHED, outcome_text
 from .stats import Difference, FightTable, compare, figure_label, mean_interval, p_value, verdict, wilson
 
 
 def headline(result: RunResult) -> str:
     spec = result.spec
-    pol = ", ".join(f"{k}={v}" for k, v in sorted(spec.policies.items())) or _("aggressive for all")
     total = spec.fights * len(spec.arms)
     speed = total / result.wall_seconds if result.wall_seconds > 0 else math.inf
     return ngettext(
@@ -30,7 +29,7 @@ def headline(result: RunResult) -> str:
         file=Path(spec.scenario.file).name,
         n=fmt.count(spec.fights),
         seed=spec.seed,
-        pol=pol,
+        pol=spec.policies_text(),
         secs=fmt.decimal(result.wall_seconds, 1),
         speed=fmt.count(round(speed)) if math.isfinite(speed) else "∞",
         backend=result.backend,
@@ -105,16 +104,15 @@ def outcomes_table(t: FightTable, max_rounds: int) -> Table:
     table.add_column(_("rate"), justify="right")
     table.add_column(_interval_header(), justify="right")
     n = len(t)
-    rows = [(_("{side} win").format(side=s), s) for s in t.sides]
-    rows += [
-        (_("draw (all down)"), DRAW),
-        (_("unfinished (round {r})").format(r=max_rounds), UNFINISHED),
-        (_("error"), ERROR),
-    ]
-    for label, key in rows:
+    # a draw and an unfinished fight are told in more words here than on a plot's bar
+    detailed = {DRAW: _("draw (all down)"), UNFINISHED: _("unfinished (round {r})").format(r=max_rounds)}
+    for key in (*t.sides, DRAW, UNFINISHED, ERROR):
         k = int(np.sum(t.winner == key))
-        if key not in t.sides and k == 0:
-            continue
+        label = outcome_text(key, t.sides)
+        if key not in t.sides:
+            if k == 0:
+                continue
+            label = detailed.get(key, label)
         lo, hi = wilson(k, n)
         table.add_row(
             label,
@@ -207,12 +205,12 @@ def compare_table(result: RunResult, diffs: list[Difference]) -> Table:
         if d.kind == "mean" and d.figure != "rounds" and head[0] not in sides:
             continue  # per combatant figures: in summary.json
         style = "bold" if d.significant else ""
-        table.add_row(*_diff_cells(d), style=style)
+        table.add_row(*_diff_cells(d, sides), style=style)
     return table
 
 
-def _diff_cells(d: Difference) -> list[str]:
-    name = figure_label(d.figure)
+def _diff_cells(d: Difference, sides: list[str]) -> list[str]:
+    name = figure_label(d.figure, sides)
     if d.kind == "rate":
         return [
             name,

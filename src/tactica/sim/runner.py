@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from ..engine.commands import Command
@@ -76,6 +76,15 @@ def outcome_label(winner: str) -> str:
     translated word for a draw, an unfinished fight or an error."""
     label = OUTCOME_LABELS.get(winner)
     return _(label) if label is not None else winner
+
+
+def outcome_text(key: str, sides: Collection[str]) -> str:
+    """What a person reads for an outcome of the fights counted or compared (a row, a bar, a
+    figure): ``heroes win`` for a side of ``sides``, else :func:`outcome_label`'s word."""
+    if key in sides:
+        # Translators: the fights a side won, as a table's row or a plot's bar: "heroes win"
+        return _("{side} win").format(side=key)
+    return outcome_label(key)
 
 
 def _derive(*parts: object) -> int:

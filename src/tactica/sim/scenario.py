@@ -118,6 +118,12 @@ class SimSpec:
         """What B changes, as a designer wrote it: ``terza.third_action.disengage=true``."""
         return ", ".join(f"{k}={format_value(v)}" for k, v in self.compare.items())
 
+    def policies_text(self) -> str:
+        """The policies as a designer chose them (``heroes=cautious, monsters=aggressive``), or the
+        default's words in the current language when none was."""
+        # Translators: the policies of a run when none was chosen: every side plays "aggressive"
+        return ", ".join(f"{k}={v}" for k, v in sorted(self.policies.items())) or _("aggressive for all")
+
 
 def format_value(v: Any) -> str:
     return json.dumps(v) if isinstance(v, bool) else str(v)

@@ -271,19 +271,20 @@ def compare(a: FightTable, b: FightTable) -> list[Difference]:
     return out
 
 
-def figure_label(figure: str) -> str:
-    """What a person reads for a figure of :func:`compare` (``heroes damage_dealt`` -> ``heroes:
-    damage dealt``), in the current language; the figures themselves are the JSON's identifiers."""
-    from .runner import METRIC_LABELS, OUTCOME_LABELS
+def figure_label(figure: str, sides: Sequence[str]) -> str:
+    """What a person reads for a figure of :func:`compare` between fights of ``sides``
+    (``heroes damage_dealt`` -> ``heroes: damage dealt``), in the current language; the figures
+    themselves are the JSON's identifiers."""
+    from .runner import METRIC_LABELS, OUTCOME_LABELS, outcome_text
 
     if figure == "rounds":
         # Translators: a figure of a comparison: how many rounds the fights last
         return _("rounds")
-    if figure in OUTCOME_LABELS:
-        return _(OUTCOME_LABELS[figure])
     head, _sep, last = figure.rpartition(" ")
-    if last == "win":
-        return _("{side} win").format(side=head)
+    if last == "win" and head in sides:
+        return outcome_text(head, sides)
+    if figure in OUTCOME_LABELS:  # "draw", "unfinished": an outcome, whatever the sides are called
+        return outcome_text(figure, ())
     if last in METRIC_LABELS:
         # Translators: a figure of a side or a combatant: "heroes: damage dealt"
         return _("{who}: {figure}").format(who=head, figure=_(METRIC_LABELS[last]))
