@@ -219,10 +219,10 @@ def test_gm_overrides(table: Table) -> None:
     assert "staggered" in s["combatants"]["kyra"]["conditions"] and s["order"] == ["valeros", "orc", "kyra"]
     page = table.client.get(f"/t/{table.gm}").text
     for line in (
-        "GM sets Orc&#39;s hp to 5 (was 80)",
+        "GM: Orc&#39;s hit points 80 → 5",
         "GM: Kyra is now staggered",
-        "GM moves Kyra to [0,5]",
-        "GM sets the initiative: Valeros, Orc, Kyra",
+        "GM: Kyra is placed [1,4] → [0,5]",
+        "GM: initiative order Valeros, Orc, Kyra",
     ):
         assert line in page
 

@@ -212,6 +212,41 @@ def test_a_gm_log_line_is_in_the_readers_words(client: TestClient, marked: Marke
     assert log["log"][1]["command"]["condition"] == "staggered"  # the API keeps the identifiers
 
 
+def test_a_weapon_named_like_an_action_keeps_the_files_word(client: TestClient) -> None:
+    """The file's own names (a weapon called ``shield``) are never looked up in the vocabulary: in
+    French (the real catalog) the page does not say "raise the shield" for it."""
+    table = make_table(client, FIGHT.replace("longsword", "shield"))
+    to_valeros(table)
+    table.ok({"actor": "valeros", "do": "attack", "target": "orc", "weapon": "shield"})
+    with language("fr"):
+        action = label("action", "shield")
+    assert action != "shield"
+    page = client.get(f"/t/{table.gm}", headers={"Accept-Language": "fr"}).text
+    assert "(shield)" in page  # the log entry's title: the command, its weapon as the file names it
+    assert re.search(r"Valeros [^<]* Orc [^<]* shield", page)  # the attack's line
+    assert action not in page
+
+
+def test_links_and_authors_are_said_from_what_they_grant(client: TestClient, marked: Marked) -> None:
+    """A link's words come from its role and scope, not from the label stored with it: a combatant
+    called "side monsters" is its own name, the monsters' side link is translated."""
+    table = make_table(client, FIGHT.replace("name: Kyra", "name: side monsters"))
+    table.ok({"actor": "orc", "do": "end_turn"}, table.players["Orc"])
+    table.ok({"actor": "valeros", "do": "end_turn"}, table.players["side heroes"])
+    page = client.get(f"/t/{table.gm}", headers={"Accept-Language": "fr"}).text
+    links = re.findall(r"<b>([^<]*)</b> <input class=\"link\"", page)
+    assert sorted(links) == sorted(
+        ["Orc", "Valeros", "side monsters", f"{MARK}side heroes", f"{MARK}side monsters", f"{MARK}spectator"]
+    )
+    authors = re.findall(r'<span class="muted small">· ([^<]*)</span>', page)
+    assert authors == [f"{MARK}side heroes", "Orc"]  # newest first
+    # the API keeps the labels as they were stored
+    api = client.get(f"/api/tables/{table.id}/links", headers=table.headers(table.gm)).json()
+    assert sorted(p["label"] for p in api["players"]) == sorted(
+        ["Orc", "Valeros", "side monsters", "side heroes", "side monsters"]
+    )
+
+
 def test_api_messages_follow_the_request_language(client: TestClient, marked: Marked) -> None:
     table = make_table(client)
     fr = {"Accept-Language": "fr-FR,fr;q=0.9"}

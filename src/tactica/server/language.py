@@ -16,12 +16,12 @@ from __future__ import annotations
 import math
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import urlencode
 
 from starlette.datastructures import MutableHeaders
-from starlette.requests import Request, cookie_parser
+from starlette.requests import HTTPConnection, Request
 
-from ..i18n import LANGUAGES, current, language, supported
+from ..i18n import LANGUAGES, current, first_supported, language, supported
 
 COOKIE = "tactica_lang"
 PARAM = "lang"
@@ -61,33 +61,19 @@ def accepted(header: str) -> list[str]:
 
 def from_header(header: str) -> str | None:
     """The first language of the header that Tactica speaks (``fr-CH`` is French)."""
-    for tag in accepted(header):
-        found = supported(tag)
-        if found:
-            return found
-    return None
+    return first_supported(accepted(header))
 
 
 def choose(scope: Scope, default: str) -> tuple[str, bool]:
     """The language of a request, and whether the query asked for it (then the cookie is set)."""
-    query = scope.get("query_string", b"").decode("latin-1")
-    asked = [v for k, v in parse_qsl(query, keep_blank_values=True) if k == PARAM]
-    for value in asked:
-        found = supported(value)
-        if found:
-            return found, True
-    cookies: list[str] = []
-    accept: list[str] = []
-    for name, value in scope.get("headers", []):
-        key = name.lower()
-        if key == b"cookie":
-            cookies.append(value.decode("latin-1"))
-        elif key == b"accept-language":
-            accept.append(value.decode("latin-1"))
-    chosen = supported(cookie_parser("; ".join(cookies)).get(COOKIE)) if cookies else None
+    conn = HTTPConnection(scope)
+    asked = first_supported(conn.query_params.getlist(PARAM))
+    if asked:
+        return asked, True
+    chosen = supported(conn.cookies.get(COOKIE))
     if chosen:
         return chosen, False
-    return from_header(", ".join(accept)) or default, False
+    return from_header(", ".join(conn.headers.getlist("accept-language"))) or default, False
 
 
 def set_cookie(lang: str) -> str:

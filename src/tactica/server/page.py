@@ -18,7 +18,6 @@ from ..engine.commands import Command, Square
 from ..engine.core import GM
 from ..engine.errors import IllegalCommand
 from ..engine.grid import BLOCKED
-from ..engine.state import Combatant
 from ..i18n import _, metres
 from ..vocabulary import label
 from . import adapters
@@ -26,10 +25,11 @@ from .tracker import Access, Live, Tracker
 from .views import (
     TERRAIN,
     ActionView,
-    Chip,
     actions,
-    chip,
+    author_labels,
+    chips,
     command_label,
+    conditions,
     grant_label,
     hp_percent,
     initials,
@@ -114,16 +114,6 @@ def gm_command(form: Mapping[str, Any], live: Live) -> Command:
     raise IllegalCommand("invalid_command", _("unknown GM override {op!r}").format(op=op))
 
 
-def _chips(live: Live, c: Combatant, names: dict[str, str]) -> list[Chip]:
-    """The economy chips of ``c``: what is left is green, what is spent struck through."""
-    return [chip(k, v, names) for k, v in live.enc.ruleset.resources(live.enc, c).items()]
-
-
-def _conditions(live: Live, c: Combatant) -> list[str]:
-    """``c``'s conditions in words (those shown as its state left out), in the reader's order."""
-    return sorted(label("condition", k) for k in c.conditions if k not in live.enc.ruleset.state_conditions)
-
-
 def _buttons(view: ActionView, names: dict[str, str]) -> list[dict[str, str]]:
     return [
         {"label": command_label(c, names, with_action=False) or view.label, "command": cmd_json(c)}
@@ -186,7 +176,7 @@ def _context(
             "id": turn.id,
             "name": turn.name,
             "colour": colours[turn.side],
-            "chips": _chips(live, turn, names),
+            "chips": chips(enc, turn, names),
             "hp": turn.hp,
             "max_hp": turn.max_hp,
             "state": turn.state,
@@ -281,7 +271,7 @@ def _context(
                     "current": turn is here,
                     "pending": enc.pending is not None and enc.pending.actor == here.id,
                     "selected": selected is here,
-                    "conditions": _conditions(live, here),
+                    "conditions": conditions(enc, here),
                     "mine": access.may_command(here.id) and access.role == "player",
                 }
             title = f"[{x},{y}]"
@@ -314,7 +304,7 @@ def _context(
                 "hp_pct": hp_percent(o),
                 "state": o.state,
                 "state_label": label("state", o.state),
-                "conditions": _conditions(live, o),
+                "conditions": conditions(enc, o),
                 "current": turn is o,
                 "pending": enc.pending is not None and enc.pending.actor == o.id,
                 "mine": access.role == "player" and o.id in access.scope,
@@ -334,25 +324,26 @@ def _context(
             "state_label": label("state", selected.state),
             "side": selected.side,
             "at": list(selected.pos),
-            "conditions": _conditions(live, selected),
+            "conditions": conditions(enc, selected),
             "all_conditions": sorted(
                 ({"id": k, "label": label("condition", k)} for k in enc.ruleset.conditions),
                 key=lambda c: c["label"],
             ),
             "threatens": len(threatened),
-            "chips": _chips(live, selected, names),
+            "chips": chips(enc, selected, names),
         }
 
     last_cmd = live.enc.log[-1] if live.enc.log else None
     can_undo = bool(last_cmd) and (is_gm or (last_cmd is not None and access.may_command(last_cmd.actor)))
+    grants = tracker.grants(live.id)
     player_links = []
     if is_gm:
         root = str(request.base_url).rstrip("/")
-        for g in tracker.grants(live.id):
+        for g in grants:
             if g.role != "gm":
                 player_links.append(
                     {
-                        "label": grant_label(g.label),
+                        "label": grant_label(g, enc),
                         "role": role_label(g.role),
                         "url": f"{root}/t/{g.token}",
                     }
@@ -370,7 +361,7 @@ def _context(
         "refresh": f"{base}/board?{ui.query()}",
         "role": access.role,
         "is_gm": is_gm,
-        "label": grant_label(access.label),
+        "label": grant_label(access, enc),
         "mode_label": label("action", ui.mode) if ui.mode and ui.mode != PLACE else "",
         "scope_names": scope_names,
         "prompt": prompt,
@@ -384,7 +375,7 @@ def _context(
         "square_m": metres(enc.grid.square_m),
         "order": order,
         "sel": sel_view,
-        "log": log_blocks(tracker.event_log(live), names),
+        "log": log_blocks(tracker.event_log(live), names, author_labels(grants, enc)),
         "can_undo": can_undo,
         "undo_label": command_label(last_cmd, names) if last_cmd is not None else "",
         "links": player_links,

@@ -28,8 +28,9 @@ from .tracker import Access, Conflict, Forbidden, Live, Tracker
 from .views import (
     ActionView,
     actions,
-    chip,
+    chips,
     command_label,
+    conditions,
     event_line,
     initials,
     side_colours,
@@ -87,15 +88,12 @@ def draw_status(live: Live, console: Console) -> None:
         t.add_column(col)
     for c in enc.order:
         mark = "▶" if enc.current is c else ("⚡" if enc.pending and enc.pending.actor == c.id else "")
-        conds = ", ".join(
-            sorted(label("condition", k) for k in c.conditions if k not in enc.ruleset.state_conditions)
-        )
         t.add_row(
             mark,
             Text(f"{initials(c.name)} {c.name}", style=colours[c.side]),
             f"{c.hp}/{c.max_hp}",
             label("state", c.state),
-            conds,
+            ", ".join(conditions(enc, c)),
             f"[{c.pos[0]},{c.pos[1]}]",
         )
     console.print(t)
@@ -158,12 +156,11 @@ def play(tracker: Tracker, access: Access, read: Callable[[str], str], console: 
             say(console, "⚡ " + asked, "bold yellow")
         elif who is not None:
             c = enc.combatants[who]
-            economy = [chip(k, v, names) for k, v in enc.ruleset.resources(enc, c).items()]
-            chips = Text("  ").join(
+            economy = Text("  ").join(
                 Text(f"{ch.label}={ch.value}" if ch.value else ch.label, style="green" if ch.on else "dim")
-                for ch in economy
+                for ch in chips(enc, c, names)
             )
-            console.print(Text.assemble(Text(f"▶ {c.name}", style="bold"), "  ", chips))
+            console.print(Text.assemble(Text(f"▶ {c.name}", style="bold"), "  ", economy))
         for ch in choices:
             console.print(Text.assemble((f"  {ch.number:>2}", "cyan"), " ", ch.label))
         # Translators: the keys of `tactica play` (u, t, l, hp, q) stay as they are

@@ -218,6 +218,7 @@ class Tracker:
         self._live: OrderedDict[str, Live] = OrderedDict()  # least recently used first
         self._loading = threading.Lock()
         self._grants: dict[str, Access] = {}  # a grant never changes once made: kept after the first look
+        self._links: dict[str, tuple[GrantRow, ...]] = {}  # a table's grants, kept the same way
 
     # -- creating ----------------------------------------------------------------------------------
     def create(
@@ -331,7 +332,13 @@ class Tracker:
         return Live(row.id, row.title, row.ruleset, row.seed, row.source, data, loaded, enc, version, entries)
 
     def grants(self, table_id: str) -> list[GrantRow]:
-        return self.store.grants(table_id)
+        """Every link of a table (made with it, never changed: every page shows who wrote each entry)."""
+        known = self._links.get(table_id)
+        if known is None:
+            known = tuple(self.store.grants(table_id))
+            if known and len(self._links) < 10_000:
+                self._links[table_id] = known
+        return list(known)
 
     # -- writing -----------------------------------------------------------------------------------
     def act(self, access: Access, seen: int, command: Mapping[str, Any] | Command) -> Outcome:

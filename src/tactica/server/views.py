@@ -7,10 +7,11 @@ refused (``enc.why_illegal`` on a representative command), the economy as chips 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
+from rich.markup import escape
 from rich.text import Text
 
 from ..engine.commands import Command, Square
@@ -18,10 +19,10 @@ from ..engine.core import GM, Encounter
 from ..engine.errors import IllegalCommand
 from ..engine.grid import BLOCKED, DIFFICULT, VERY_DIFFICULT, chebyshev
 from ..engine.state import Combatant
-from ..files.narrate import narrate
-from ..i18n import N_, _, metres, number
+from ..files.narrate import modifiers_text, narrate
+from ..i18n import N_, _, number
 from ..rulesets.base import Action
-from ..vocabulary import VOCABULARY, any_label, label
+from ..vocabulary import VOCABULARY, label, resource_value
 from . import adapters
 from .tracker import Live
 
@@ -42,9 +43,9 @@ ROLES = {"gm": N_("GM"), "player": N_("player"), "spectator": N_("spectator")}
 
 
 def data_label(ident: str) -> str:
-    """The label of a name the encounter file gives (a spell, a weapon, a special ability): the
-    vocabulary's word if it has one, else the file's own, underscores as spaces."""
-    return any_label(ident)
+    """A name the encounter file gives (a spell, a weapon, a special ability) as the file writes it,
+    underscores as spaces: never the vocabulary's word (a weapon called ``shield`` is no action)."""
+    return ident.replace("_", " ")
 
 
 def role_label(role: str) -> str:
@@ -52,17 +53,46 @@ def role_label(role: str) -> str:
     return _(ROLES[role]) if role in ROLES else role
 
 
-def grant_label(stored: str) -> str:
-    """The label a link was stored with (``GM``, ``spectator``, ``side heroes``, a combatant's name:
-    the API's ``label`` and a log entry's author), as a person reads it."""
-    if stored == "GM":
+class Grant(Protocol):
+    """What a link grants (a :class:`~.storage.GrantRow` or an :class:`~.tracker.Access`)."""
+
+    @property
+    def role(self) -> str: ...
+
+    @property
+    def scope(self) -> Collection[str]: ...
+
+    @property
+    def label(self) -> str: ...
+
+
+def grant_label(grant: Grant, enc: Encounter) -> str:
+    """A link as a person reads it, from what it grants: its role, and for a player the side or the
+    combatant its scope is (the label the tracker stored stays the API's ``label``, as it is)."""
+    if grant.role == "gm":
         return _("GM")
-    if stored == "spectator":
+    if grant.role == "spectator":
         return _("spectator")
-    if stored.startswith("side "):
-        # Translators: a player link for every combatant of one side (the side's name as the file gives it)
-        return _("side {side}").format(side=stored[5:])
-    return stored
+    members = [enc.combatants[i] for i in grant.scope if i in enc.combatants]
+    sides = {c.side for c in members}
+    if len(sides) == 1:
+        side = sides.pop()
+        whole = {c.id for c in enc.combatants.values() if c.side == side}
+        # a side of one has two links with the same scope: the combatant's own carries its name
+        own = len(members) == 1 and grant.label == members[0].name
+        if set(grant.scope) == whole and not own:
+            # Translators: a player link for every combatant of one side (its name as the file gives it)
+            return _("side {side}").format(side=side)
+    return ", ".join(c.name for c in members) or grant.label
+
+
+def author_labels(grants: Iterable[Grant], enc: Encounter) -> dict[str, str]:
+    """The label each link was stored with (a log entry's ``author``) -> the link as a person reads
+    it; a stored label two links share with different readings is left as it is."""
+    shown: dict[str, set[str]] = {}
+    for g in grants:
+        shown.setdefault(g.label, set()).add(grant_label(g, enc))
+    return {stored: words.pop() if len(words) == 1 else stored for stored, words in shown.items()}
 
 
 # -- the API's views -------------------------------------------------------------------------------
@@ -301,22 +331,27 @@ class Chip:
 def chip(key: str, value: Any, names: dict[str, str] | None = None) -> Chip:
     """What is left is on, what is spent off; a count of things used (``spells_this_turn``) is shown
     as it is; ``*_m`` is metres; a held action or an incantation is said in words."""
-    known = key in VOCABULARY["resource"]
-    if key.endswith("_m"):
-        words = label("resource", key if known else key[:-2])
-    else:
-        words = label("resource", key)
+    words = label("resource", key[:-2] if key.endswith("_m") and key not in VOCABULARY["resource"] else key)
     usage = any(w in key for w in USAGE_WORDS)
     if value is None:
         return Chip(words, "", False, False)
     if isinstance(value, bool):
         return Chip(words, "", value, False)
     if isinstance(value, int | float):
-        shown = metres(value) if key.endswith("_m") else number(value)
-        return Chip(words, shown, value > 0, usage)
+        return Chip(words, resource_value(key, value), value > 0, usage)
     if isinstance(value, dict):
         return Chip(words, _described(value, names or {}), bool(value), usage)
     return Chip(words, data_label(str(value)), bool(value), usage)
+
+
+def chips(enc: Encounter, c: Combatant, names: dict[str, str]) -> list[Chip]:
+    """The economy of ``c`` (the ruleset's ``resources``) as chips, in the ruleset's order."""
+    return [chip(k, v, names) for k, v in enc.ruleset.resources(enc, c).items()]
+
+
+def conditions(enc: Encounter, c: Combatant) -> list[str]:
+    """``c``'s conditions in words (those its state already says left out), in the reader's order."""
+    return sorted(label("condition", k) for k in c.conditions if k not in enc.ruleset.state_conditions)
 
 
 def _described(value: dict[str, Any], names: dict[str, str]) -> str:
@@ -360,35 +395,15 @@ def plain(markup: str) -> str:
         return markup
 
 
-def gm_text(ev: dict[str, Any], names: dict[str, str]) -> str:
-    """A GM override in words (the narrator shows its raw detail)."""
-    d = ev.get("detail") if isinstance(ev.get("detail"), dict) else {}
-    assert isinstance(d, dict)
-    who = names.get(str(d.get("target")), str(d.get("target")))
-    what = ev.get("what")
-    if what == "set_hp":
-        return _("GM sets {who}'s hp to {hp} (was {was})").format(who=who, hp=d.get("hp"), was=d.get("was"))
-    if what == "add_condition":
-        return _("GM: {who} is now {c}").format(who=who, c=label("condition", str(d.get("condition"))))
-    if what == "remove_condition":
-        return _("GM: {who} is no longer {c}").format(who=who, c=label("condition", str(d.get("condition"))))
-    if what == "move_to" and isinstance(d.get("to"), list):
-        return _("GM moves {who} to [{x},{y}]").format(who=who, x=d["to"][0], y=d["to"][1])
-    if what == "set_initiative" and isinstance(d.get("order"), list):
-        return _("GM sets the initiative: {order}").format(
-            order=", ".join(names.get(i, i) for i in d["order"])
-        )
-    return _("GM: {what} {detail}").format(what=label("action", str(what)), detail=d)
-
-
 def labelled(ev: dict[str, Any], names: dict[str, str]) -> dict[str, Any]:
     """``ev`` with the file's own words readable (``long_sword`` -> "long sword") and its order by
     name, for the narrator, which puts the spec's identifiers into words itself (the API keeps the
-    identifiers: this copy is only for reading)."""
+    identifiers: this copy is only for reading). The narrator writes rich markup: the file's words
+    are escaped, and ``names`` should be."""
     shown = dict(ev)
     for key in ("spell", "weapon", "source"):
         if isinstance(shown.get(key), str) and shown[key] not in names:
-            shown[key] = data_label(shown[key])
+            shown[key] = escape(data_label(shown[key]))
     if isinstance(shown.get("order"), list):
         shown["order"] = [names.get(i, i) for i in shown["order"]]
         shown["rolls"] = {names.get(k, k): v for k, v in (shown.get("rolls") or {}).items()}
@@ -419,22 +434,19 @@ def attack_text(ev: dict[str, Any], names: dict[str, str]) -> str:
 
 def event_line(ev: dict[str, Any], names: dict[str, str]) -> LogLine:
     kind = str(ev.get("type"))
-    if kind == "gm":
-        text = gm_text(ev, names)
-    elif kind == "attack":
+    if kind == "attack":
         text = attack_text(ev, names)
-    else:
-        text = plain(narrate(labelled(ev, names), names))
+    else:  # the narrator's markup, its words read as they are (a name may hold brackets)
+        shown = {k: escape(v) for k, v in names.items()}
+        text = plain(narrate(labelled(ev, shown), shown))
     detail = ""
     if kind == "damage" and ev.get("rolls"):
         dice = [int(f) for f in ev["rolls"]]
         rest = int(ev["amount"]) - sum(dice)  # the modifiers (all of them, for a critical)
         detail = _("dice {faces}").format(faces=" + ".join(map(str, dice)))
-        detail += (f" {rest:+d}" if rest else "") + f" = {ev['amount']}"
+        detail += (f" {number(rest, sign=True)}" if rest else "") + f" = {ev['amount']}"
     elif kind == "attack":
-        mods = " ".join(
-            f"{m['value']:+d} {label('modifier', str(m['source']))}" for m in ev.get("modifiers", [])
-        )
+        mods = modifiers_text(ev)
         # Translators: an attack roll: the d20's face, the modifiers, the total against the defence
         detail = _("d20 {roll} {mods} = {total} vs {vs}").format(
             roll=ev["roll"], mods=mods, total=ev["total"], vs=ev["vs"]
@@ -461,8 +473,11 @@ def event_line(ev: dict[str, Any], names: dict[str, str]) -> LogLine:
     return LogLine(kind, text, detail)
 
 
-def log_blocks(entries: list[dict[str, Any]], names: dict[str, str]) -> list[LogBlock]:
-    """The event log (``Tracker.event_log``) as readable blocks, newest first."""
+def log_blocks(
+    entries: list[dict[str, Any]], names: dict[str, str], authors: Mapping[str, str] | None = None
+) -> list[LogBlock]:
+    """The event log (``Tracker.event_log``) as readable blocks, newest first; ``authors`` (from
+    :func:`author_labels`) says who wrote each entry in words."""
     out = []
     for e in entries:
         if e.get("step") == "start":
@@ -472,7 +487,8 @@ def log_blocks(entries: list[dict[str, Any]], names: dict[str, str]) -> list[Log
             who = _("GM") if cmd.actor == GM else names.get(cmd.actor, cmd.actor)
             # Translators: a log entry's title: who acted, and the command (its label)
             title = _("{who}: {command}").format(who=who, command=command_label(cmd, names))
-            block = LogBlock(title, grant_label(e.get("author", "")), seq=e["seq"])
+            author = str(e.get("author", ""))
+            block = LogBlock(title, (authors or {}).get(author, author), seq=e["seq"])
         block.lines = [event_line(ev, names) for ev in e["events"] if ev.get("type") != "action"]
         out.append(block)
     out.reverse()
