@@ -1,7 +1,9 @@
-"""Shared fixtures: paths and a small pf1 encounter builder."""
+"""Shared fixtures: paths, a small pf1 encounter builder, and a stand-in French catalog."""
 
 from __future__ import annotations
 
+import gettext
+import time
 from pathlib import Path
 from typing import Any
 
@@ -47,3 +49,37 @@ def duel() -> dict[str, Any]:
         initiative=["orc", "valeros"],
         seed=1,
     )
+
+
+# -- a stand-in French catalog ---------------------------------------------------------------------
+MARK = "«fr»"
+
+
+class Marked(gettext.NullTranslations):
+    """A French catalog that marks every message it is asked for, so a test sees which words went
+    through the catalogs (whatever the real translations say). ``pause`` sleeps in each lookup, so
+    that another thread runs in between (requests in two languages at once)."""
+
+    def __init__(self, pause: float = 0.0) -> None:
+        super().__init__()
+        self.pause = pause
+
+    def gettext(self, message: str) -> str:
+        if self.pause:
+            time.sleep(self.pause)
+        return MARK + message
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return MARK + (msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return MARK + message
+
+
+def use_marked_french(monkeypatch: pytest.MonkeyPatch, french: Marked | None = None) -> Marked:
+    """Make French the marking catalog (English and Italian stay the source's words)."""
+    chosen = french or Marked()
+    monkeypatch.setattr(
+        "tactica.i18n.catalog", lambda lang: chosen if lang == "fr" else gettext.NullTranslations()
+    )
+    return chosen

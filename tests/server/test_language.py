@@ -5,9 +5,7 @@ catalogs, numbers in the language's format, and two readers in two languages nev
 from __future__ import annotations
 
 import asyncio
-import gettext
 import re
-import time
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
@@ -27,41 +25,14 @@ from tactica.server.terminal import play
 from tactica.server.tracker import Access, Tracker
 from tactica.vocabulary import label
 
+from ..conftest import MARK, Marked, use_marked_french
 from .conftest import CHROMIUM_ARGS, FIGHT, Server, Table, chromium_path, make_table
-
-MARK = "«fr»"
-
-
-class Marked(gettext.NullTranslations):
-    """A stand-in French catalog that marks every message it is asked for, so a test sees which
-    words went through the catalogs (the real ones are being translated)."""
-
-    def __init__(self, pause: float = 0.0) -> None:
-        super().__init__()
-        self.pause = pause
-
-    def gettext(self, message: str) -> str:
-        if self.pause:
-            time.sleep(self.pause)  # lets another request's thread run in between
-        return MARK + message
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return MARK + (msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return MARK + message
 
 
 @pytest.fixture
 def marked(monkeypatch: pytest.MonkeyPatch) -> Marked:
     """French is the marking catalog; English (and Italian) are the source's words."""
-    french = Marked()
-
-    def catalog(lang: str) -> gettext.NullTranslations:
-        return french if lang == "fr" else gettext.NullTranslations()
-
-    monkeypatch.setattr(i18n, "catalog", catalog)
-    return french
+    return use_marked_french(monkeypatch)
 
 
 @pytest.fixture
@@ -281,8 +252,7 @@ def test_api_messages_follow_the_request_language(client: TestClient, marked: Ma
 
 def test_two_readers_in_two_languages_do_not_mix(tracker: Tracker, monkeypatch: pytest.MonkeyPatch) -> None:
     # a French catalog slow enough that the requests' threads interleave in the middle of a page
-    french = Marked(pause=0.0005)
-    monkeypatch.setattr(i18n, "catalog", lambda lang: french if lang == "fr" else gettext.NullTranslations())
+    use_marked_french(monkeypatch, Marked(pause=0.0005))
     with language("en"):
         app = create_app(tracker)
     with TestClient(app) as c:

@@ -7,11 +7,9 @@ The real catalogs are being translated, so a stand-in catalog marks every transl
 
 from __future__ import annotations
 
-import gettext
 import json
 import re
 from collections.abc import Iterator
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -25,34 +23,16 @@ from tactica.sim.plots import rounds, win_rates
 from tactica.sim.report import render
 from tactica.sim.scenario import SimSpec
 
+from ..conftest import MARK, use_marked_french
 from .helpers import EXAMPLES, LINE, from_file, run
 
-MARK = "«fr»"
 ENGLISH_DECIMAL = re.compile(r"\d\.\d")
 FRENCH_PERCENT = re.compile(r"\d,\d\u00a0%")  # "42,5 %": a decimal comma, a no-break space
 
 
-class Marked(gettext.NullTranslations):
-    """Every message "translated" by marking it."""
-
-    def gettext(self, message: str) -> str:
-        return MARK + message
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return MARK + (msgid1 if n == 1 else msgid2)
-
-    def pgettext(self, context: str, message: str) -> str:
-        return MARK + message
-
-
-@cache
-def marked_catalog(lang: str) -> gettext.NullTranslations:
-    return gettext.NullTranslations() if lang == "en" else Marked()
-
-
 @pytest.fixture(autouse=True)
 def marked(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(tactica.i18n, "catalog", marked_catalog)
+    use_marked_french(monkeypatch)
     yield
 
 
