@@ -7,7 +7,6 @@ they check what goes through the translation API, not the translators' work in p
 
 from __future__ import annotations
 
-import gettext
 from typing import Any
 
 import pytest
@@ -21,29 +20,14 @@ from tactica.files.replay import build, case_steps, replay
 from tactica.i18n import language
 from tactica.vocabulary import label
 
-from ..conftest import CONFORMANCE, fighter, pf1_encounter
+from ..conftest import CONFORMANCE, MARK, fighter, pf1_encounter, use_marked_french
 
 Json = dict[str, Any]
-MARK = "«fr»"
-
-
-class Marked(gettext.NullTranslations):
-    """Every message "translated": the English behind a mark, so an untranslated word shows."""
-
-    def gettext(self, message: str) -> str:
-        return MARK + message
-
-    def pgettext(self, context: str, message: str) -> str:
-        return MARK + message
-
-    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
-        return MARK + (msgid1 if n == 1 else msgid2)
 
 
 @pytest.fixture
 def french(monkeypatch: pytest.MonkeyPatch) -> Any:
-    marked = Marked()
-    monkeypatch.setattr("tactica.i18n.catalog", lambda lang: marked)
+    use_marked_french(monkeypatch)
     with language("fr"):
         yield
 
@@ -162,56 +146,85 @@ def test_a_lagornis_movement_resource_is_in_metres(french: None) -> None:
     assert "11,50 m" in line and "+1,50 m" in line
 
 
-def test_a_pf1_path_too_long_shows_the_locales_distance(french: None) -> None:
-    enc = load_encounter(
+SWORD = {"id": "spada", "kind": "melee", "damage": "1d8", "to_hit": 4, "damage_bonus": 2}
+AXE = {"id": "hache", "category": "heavy", "damage": "1d8"}
+PATHS_TOO_LONG = [
+    # a speed of 9 m (6 squares); 7 squares cost 10,50 m
+    pytest.param(
         pf1_encounter(
             fighter("valeros", "heroes", [0, 0]),
             fighter("orc", "monsters", [7, 7]),
             initiative=["valeros", "orc"],
-        )
-    )
+        ),
+        [[x, 0] for x in range(1, 8)],
+        "10,50 m",
+        "9 m",
+        id="pf1",
+    ),
+    pytest.param(
+        {
+            "ruleset": "terza",
+            "map": {"width": 10, "height": 4},
+            "combatants": [
+                {"id": "a", "side": "h", "at": [0, 0], "stats": {"hp": 20, "ac": 12, "weapons": [SWORD]}},
+                {"id": "b", "side": "m", "at": [9, 3], "stats": {"hp": 20, "ac": 12, "weapons": [SWORD]}},
+            ],
+            "initiative": ["a", "b"],
+        },
+        [[x, 0] for x in range(1, 8)],
+        "10,50 m",
+        "9 m",
+        id="terza",
+    ),
+    # a speed of 3 m; 3 squares cost 4,50 m
+    pytest.param(
+        {
+            "ruleset": "lagornis",
+            "map": {"width": 8, "height": 4},
+            "combatants": [
+                {"id": "a", "side": "h", "at": [0, 0], "stats": {"hp": 20, "speed_m": 3, "weapons": [AXE]}},
+                {"id": "b", "side": "m", "at": [7, 3], "stats": {"hp": 20, "weapons": [AXE]}},
+            ],
+            "initiative": ["a", "b"],
+        },
+        [[1, 0], [2, 0], [3, 0]],
+        "4,50 m",
+        "3 m",
+        id="lagornis",
+    ),
+]
+
+
+@pytest.mark.parametrize(("data", "path", "cost", "speed"), PATHS_TOO_LONG)
+def test_a_path_too_long_shows_the_locales_distance(
+    french: None, data: Json, path: list[list[int]], cost: str, speed: str
+) -> None:
+    enc = load_encounter(data)
     enc.start()
-    # a speed of 9 m (6 squares); 7 squares cost 10,50 m
-    exc = refusal(enc, {"actor": "valeros", "do": "move", "path": [[x, 0] for x in range(1, 8)]})
+    exc = refusal(enc, {"actor": data["initiative"][0], "do": "move", "path": path})
     assert exc.code == "bad_path"
     assert exc.message.startswith(MARK)
-    assert "10,50 m" in exc.message and "9 m" in exc.message and "10.5" not in exc.message
+    assert cost in exc.message and speed in exc.message
+    python_float = str(float(cost.removesuffix(" m").replace(",", ".")))  # "10.5"
+    assert python_float not in exc.message
 
 
-def test_a_terza_path_too_long_shows_the_locales_distance(french: None) -> None:
-    sword = {"id": "spada", "kind": "melee", "damage": "1d8", "to_hit": 4, "damage_bonus": 2}
+def test_a_terza_refusal_names_the_facing_by_its_label(french: None) -> None:
     data = {
         "ruleset": "terza",
         "map": {"width": 10, "height": 4},
         "combatants": [
-            {"id": "a", "side": "h", "at": [0, 0], "stats": {"hp": 20, "ac": 12, "weapons": [sword]}},
-            {"id": "b", "side": "m", "at": [9, 3], "stats": {"hp": 20, "ac": 12, "weapons": [sword]}},
+            {"id": "a", "side": "h", "at": [2, 2], "facing": "W", "stats": {"hp": 20, "weapons": [SWORD]}},
+            {"id": "b", "side": "m", "at": [9, 3], "stats": {"hp": 20, "weapons": [SWORD]}},
         ],
         "initiative": ["a", "b"],
     }
     enc = load_encounter(data)
     enc.start()
-    exc = refusal(enc, {"actor": "a", "do": "move", "path": [[x, 0] for x in range(1, 8)]})
-    assert exc.code == "bad_path"
-    assert "10,50 m" in exc.message and "9 m" in exc.message
-
-
-def test_a_lagornis_path_too_long_shows_the_locales_distance(french: None) -> None:
-    axe = {"id": "hache", "category": "heavy", "damage": "1d8"}
-    data = {
-        "ruleset": "lagornis",
-        "map": {"width": 8, "height": 4},
-        "combatants": [
-            {"id": "a", "side": "h", "at": [0, 0], "stats": {"hp": 20, "speed_m": 3, "weapons": [axe]}},
-            {"id": "b", "side": "m", "at": [7, 3], "stats": {"hp": 20, "weapons": [axe]}},
-        ],
-        "initiative": ["a", "b"],
-    }
-    enc = load_encounter(data)
-    enc.start()
-    exc = refusal(enc, {"actor": "a", "do": "move", "path": [[1, 0], [2, 0], [3, 0]]})
-    assert exc.code == "bad_path"
-    assert "4,50 m" in exc.message and "3 m" in exc.message
+    west = label("direction", "W")
+    assert west == MARK + "W"
+    assert west in refusal(enc, {"actor": "a", "do": "rotate", "facing": "W"}).message
+    assert f"{west}:" in refusal(enc, {"actor": "a", "do": "step", "to": [2, 3]}).message
 
 
 def test_a_refusal_names_the_slots_by_their_labels(french: None) -> None:

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from typing import Any
 
-from ..i18n import _
+from ..i18n import N_, _
 from .errors import IllegalCommand
 
 Square = tuple[int, int]
@@ -104,6 +104,14 @@ class Command:
         return cls(**kwargs)
 
 
+TYPE_WORDS: dict[type, str] = {
+    bool: N_("true or false"),
+    int: N_("a whole number"),
+    float: N_("a number"),
+    str: N_("a string"),
+}
+"""What a value of each type must be, for an error message (translated where shown)."""
+
 _FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Command))
 COMMAND_FIELDS: tuple[str, ...] = _FIELDS
 """Every field of :class:`Command`, in declaration order."""
@@ -166,15 +174,15 @@ def _convert(k: str, v: Any, where: str) -> Any:
         return _square(v, where, k)
     if k in ("defensively", "full_attack"):
         if not isinstance(v, bool):
-            raise _bad(where, k, _("true or false"), v)
+            raise _bad(where, k, _(TYPE_WORDS[bool]), v)
         return v
     if k == "hp":
         if not isinstance(v, int) or isinstance(v, bool):
-            raise _bad(where, k, _("a whole number"), v)
+            raise _bad(where, k, _(TYPE_WORDS[int]), v)
         return v
     if k == "amount":
         if not isinstance(v, (int, float)) or isinstance(v, bool):
-            raise _bad(where, k, _("a number"), v)
+            raise _bad(where, k, _(TYPE_WORDS[float]), v)
         try:
             number = float(v)
         except OverflowError:

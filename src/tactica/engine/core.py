@@ -32,6 +32,17 @@ Step = Generator[Window, Command, None]
 GM = "gm"
 
 
+def pending_refusal(enc: Encounter, window: Window) -> IllegalCommand:
+    """The refusal of a command while ``window`` waits for its combatant's answer (which it lists)."""
+    who = enc.combatants[window.actor].name if window.actor in enc.combatants else window.actor
+    return IllegalCommand(
+        "decision_pending",
+        _("{who} must first answer: {choices}").format(
+            who=who, choices=", ".join(label("action", choice) for choice in window.choices)
+        ),
+    )
+
+
 def grid_for(m: MapSetup, diagonal_rule: str) -> Grid:
     """The grid of a map. A grid never changes once built, so encounters on the same map (a
     simulator's thousands of fights, every rebuild for undo) share one."""
@@ -185,13 +196,7 @@ class Encounter:
         if self.pending is not None:
             w = self.pending
             if cmd.actor != w.actor or cmd.do not in w.choices:
-                raise IllegalCommand(
-                    "decision_pending",
-                    _("{who} must first answer: {choices}").format(
-                        who=self.combatants[w.actor].name if w.actor in self.combatants else w.actor,
-                        choices=", ".join(label("action", choice) for choice in w.choices),
-                    ),
-                )
+                raise pending_refusal(self, w)
             rs.check_answer(self, w, cmd)
             assert self._step is not None
             return (self._step, cmd)

@@ -19,29 +19,12 @@ def _sq(v: Any) -> str:
     return f"[{v[0]},{v[1]}]" if isinstance(v, list) else str(v)
 
 
-def _m(v: float) -> str:
-    return metres(v)
-
-
-def _num(v: Any) -> str:
-    """A count or amount in the locale's format (``0,5``); anything else as it is."""
-    return number(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else str(v)
-
-
-def _signed(v: Any) -> str:
-    """A change with its sign: ``+2``, ``-0,5``, ``0``."""
-    if not isinstance(v, (int, float)) or isinstance(v, bool):
-        return str(v)
-    if v > 0:
-        return "+" + number(v)
-    if v < 0:
-        return "-" + number(-v)
-    return number(0)
-
-
 def modifiers_text(ev: Event) -> str:
-    """An attack's modifiers as the log shows them: ``+6 BAB +3 Str``."""
-    parts = [f"{_signed(m['value'])} {label('modifier', m['source'])}" for m in ev.get("modifiers", [])]
+    """An attack's modifiers as the log shows them: ``+6 BAB +3 Str`` (a zero one reads ``0 Str``)."""
+    parts = []
+    for m in ev.get("modifiers", []):
+        value = m["value"]
+        parts.append(f"{number(value, sign=True)} {label('modifier', m['source'])}")
     return " ".join(parts)
 
 
@@ -108,10 +91,9 @@ def _action(e: Event) -> str:
 
 def _resource(e: Event) -> str:
     if e["resource"] == "movement_m":
-        value, delta = _m(e["value"]), _m(abs(e["delta"]))
-        delta = ("-" if e["delta"] < 0 else "+") + delta
+        value, delta = metres(e["value"]), metres(e["delta"], sign=True)
     else:
-        value, delta = _num(e["value"]), _signed(e["delta"])
+        value, delta = number(e["value"]), number(e["delta"], sign=True)
     return _("{a}: {r} now {v} ({d})").format(
         a=e["actor"], r=label("resource", e["resource"]), v=value, d=delta
     )
@@ -150,7 +132,7 @@ NARRATORS: dict[str, Callable[[Event], str]] = {
     "initiative": _initiative,
     "action": _action,
     "moved": lambda e: _("{a} moves {frm} → {to} ({m})").format(
-        a=e["actor"], frm=_sq(e["from"]), to=_sq(e["to"]), m=_m(e["metres"])
+        a=e["actor"], frm=_sq(e["from"]), to=_sq(e["to"]), m=metres(e["metres"])
     ),
     "opportunity": lambda e: _("[yellow]{p} provokes an opportunity from {by} ({reason})[/]").format(
         p=e["provoker"], by=e["by"], reason=label("reason", e["reason"])

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel
 
 from ..engine import events as ev
-from ..engine.commands import COMMAND_FIELDS, Command
+from ..engine.commands import COMMAND_FIELDS, TYPE_WORDS, Command
 from ..engine.errors import EncounterError, IllegalCommand
 from ..engine.grid import Square
 from ..engine.state import Combatant, CombatantSetup, Window
@@ -21,15 +21,6 @@ from ..i18n import N_, _
 
 if TYPE_CHECKING:
     from ..engine.core import Encounter, Step
-
-
-TYPE_WORDS: dict[type, str] = {
-    bool: N_("true or false"),
-    int: N_("a whole number"),
-    float: N_("a number"),
-    str: N_("a string"),
-}
-"""What a variant of each type must be, for its error message."""
 
 
 @dataclass(frozen=True)

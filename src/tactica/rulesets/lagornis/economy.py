@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...engine import events as ev
 from ...engine.commands import Command
+from ...engine.errors import IllegalCommand
 from ...engine.state import Combatant
 from ...i18n import N_, _, number
 from ..base import illegal
@@ -68,9 +69,9 @@ NO_BUDGET: dict[str, str] = {
 """The refusal for each thing that can run out, whole sentences (French and Italian elide and agree)."""
 
 
-def no_budget(c: Combatant, what: str, **values: str) -> Exception:
-    """``no_budget`` for ``what`` (a key of :data:`NO_BUDGET`); ``values`` fill its other placeholders."""
-    return illegal("no_budget", _(NO_BUDGET[what]), a=c.name, left=used(data(c)), **values)
+def no_budget(c: Combatant, what: str) -> IllegalCommand:
+    """``no_budget`` for ``what`` (a key of :data:`NO_BUDGET`)."""
+    return illegal("no_budget", _(NO_BUDGET[what]), a=c.name, left=used(data(c)))
 
 
 def check_fields(cmd: Command, allowed: Iterable[str]) -> None:

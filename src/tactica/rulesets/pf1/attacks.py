@@ -89,13 +89,7 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
             # R-PF-ECO-5: staggered or disabled, never (condition), as for every full-round action
             check_full_round(enc, c)
             if d.moved:
-                raise no_budget(
-                    c,
-                    _(
-                        "{a} has no full attack left this turn: it needs the whole turn and no movement "
-                        "but a 5-foot step (used: {used})"
-                    ),
-                )
+                raise no_budget(c, "full_attack")
             opens_full = True
         elif off:
             raise illegal(
@@ -123,13 +117,7 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
         if not d.full_attack:
             # R-PF-FR-FA-2: a further attack turns the action into a full attack
             if not (d.could_full_attack and d.move >= 1 and not d.moved and can_full_round_now(enc, c, d)):
-                raise no_budget(
-                    c,
-                    _(
-                        "{a} has no attack left this turn: a second attack needs a full attack, with no "
-                        "move action taken (used: {used})"
-                    ),
-                )
+                raise no_budget(c, "further_attack")
             opens_full = True
         if w.double and cmd.hand is None:
             off = d.attacks >= len(iteratives(d.p.bab)) and d.two_weapon
@@ -141,15 +129,12 @@ def check_attack(enc: Encounter, c: Combatant, cmd: Command) -> AttackPlan:
                     a=c.name,
                 )
             if d.off_attacks >= 1:
-                raise no_budget(c, _("{a} has no off-hand attack left this turn (used: {used})"))
+                raise no_budget(c, "off_hand")
             base = d.p.bab
         else:
             its = iteratives(d.p.bab)
             if d.attacks >= len(its):
-                raise no_budget(
-                    c,
-                    _("{a} has no attack left this turn: all its iterative attacks are made (used: {used})"),
-                )
+                raise no_budget(c, "iterative")
             base = its[d.attacks]
     if w.melee:
         if not weapon_reaches(enc, w, c.pos, target.pos):

@@ -80,7 +80,7 @@ def check_cast(enc: Encounter, c: Combatant, cmd: Command) -> CastPlan:
     slot, cont, before, immediate = casting_plan(c, spell, metamagic)
     if slot == "swift":
         if data(c).swift < 1:
-            raise no_budget(c, _("{a} has no swift action left this turn (used: {used})"))
+            raise no_budget(c, "swift")
     elif slot == "standard":
         check_standard(enc, c)
     else:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ...engine.errors import IllegalCommand
 from ...engine.state import Combatant
-from ...i18n import _
-from ...vocabulary import label
+from ...i18n import N_, _
+from ...vocabulary import any_label, label
 from ..base import illegal
 from .state import Pf1Data, data
 
@@ -31,10 +32,34 @@ def used(d: Pf1Data) -> str:
     return ", ".join(label("resource", n) for n in names) or _("nothing")
 
 
-def no_budget(c: Combatant, message: str) -> Exception:
-    """``no_budget`` with ``message``, a translated sentence with ``{a}`` (the combatant) and
-    ``{used}`` (the slots spent): ``_("{a} has no move action left this turn (used: {used})")``."""
-    return illegal("no_budget", message, a=c.name, used=used(data(c)))
+NO_BUDGET: dict[str, str] = {
+    "standard": N_("{a} has no standard action left this turn (used: {used})"),
+    "move": N_("{a} has no move action left this turn (used: {used})"),
+    "swift": N_("{a} has no swift action left this turn (used: {used})"),
+    "restricted": N_(
+        "{a} has no action left this turn: only one standard or move action is allowed (used: {used})"
+    ),
+    "full_round": N_(
+        "{a} has no full-round action left this turn: it needs both the standard and the move "
+        "action (used: {used})"
+    ),
+    "full_attack": N_(
+        "{a} has no full attack left this turn: it needs the whole turn and no movement "
+        "but a 5-foot step (used: {used})"
+    ),
+    "further_attack": N_(
+        "{a} has no attack left this turn: a second attack needs a full attack, with no "
+        "move action taken (used: {used})"
+    ),
+    "iterative": N_("{a} has no attack left this turn: all its iterative attacks are made (used: {used})"),
+    "off_hand": N_("{a} has no off-hand attack left this turn (used: {used})"),
+}
+"""The refusal for each thing that can run out, whole sentences (French and Italian elide and agree)."""
+
+
+def no_budget(c: Combatant, what: str) -> IllegalCommand:
+    """``no_budget`` for ``what`` (a key of :data:`NO_BUDGET`)."""
+    return illegal("no_budget", _(NO_BUDGET[what]), a=c.name, used=used(data(c)))
 
 
 def check_not_casting(c: Combatant) -> None:
@@ -67,12 +92,9 @@ def casting_blocks_step(enc: Encounter, c: Combatant) -> bool:
 def check_standard(enc: Encounter, c: Combatant) -> None:
     d = data(c)
     if d.standard < 1:
-        raise no_budget(c, _("{a} has no standard action left this turn (used: {used})"))
+        raise no_budget(c, "standard")
     if restriction(enc, c) and d.move < 1:
-        raise no_budget(
-            c,
-            _("{a} has no action left this turn: only one standard or move action is allowed (used: {used})"),
-        )
+        raise no_budget(c, "restricted")
 
 
 def move_slot(enc: Encounter, c: Combatant) -> str:
@@ -80,15 +102,12 @@ def move_slot(enc: Encounter, c: Combatant) -> str:
     d = data(c)
     limited = restriction(enc, c) is not None
     if limited and (d.standard < 1 or d.move < 1):
-        raise no_budget(
-            c,
-            _("{a} has no action left this turn: only one standard or move action is allowed (used: {used})"),
-        )
+        raise no_budget(c, "restricted")
     if d.move >= 1:
         return "move"
     if d.standard >= 1:
         return "standard"
-    raise no_budget(c, _("{a} has no move action left this turn (used: {used})"))
+    raise no_budget(c, "move")
 
 
 def check_full_round(enc: Encounter, c: Combatant) -> None:
@@ -101,17 +120,11 @@ def check_full_round(enc: Encounter, c: Combatant) -> None:
             "condition",
             _("{a} is {why} and cannot take a full-round action"),
             a=c.name,
-            why=label("state", why) if why == "disabled" else label("condition", why),
+            why=any_label(why, ("condition", "state")),
         )
     d = data(c)
     if d.standard < 1 or d.move < 1:
-        raise no_budget(
-            c,
-            _(
-                "{a} has no full-round action left this turn: it needs both the standard and the move "
-                "action (used: {used})"
-            ),
-        )
+        raise no_budget(c, "full_round")
 
 
 def pay(enc: Encounter, c: Combatant, slot: str) -> list[str]:

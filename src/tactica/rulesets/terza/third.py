@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...engine.commands import Command, Square
+from ...engine.core import pending_refusal
 from ...engine.errors import IllegalCommand
 from ...engine.grid import DIRECTIONS, OPPOSITE, fmt_square
 from ...engine.state import Combatant, Window
@@ -86,7 +87,7 @@ def _check_step(enc: Encounter, c: Combatant, cmd: Command) -> Walk:
             "bad_path",
             _("{a}: a step goes one square straight forward or back (facing {f}: {fw} or {bw})"),
             a=c.name,
-            f=c.facing,
+            f=label("direction", c.facing or "N"),
             fw=fmt_square(ahead(c)),
             bw=fmt_square(behind(c)),
         )
@@ -129,7 +130,7 @@ def _check_rotate(enc: Encounter, c: Combatant, cmd: Command) -> str:
     if cmd.facing not in DIRECTIONS:
         raise illegal("invalid_command", _("{f!r} is not a facing (N NE E SE S SW W NW)"), f=cmd.facing)
     if cmd.facing == c.facing:
-        raise illegal("not_allowed", _("{a} already faces {f}"), a=c.name, f=cmd.facing)
+        raise illegal("not_allowed", _("{a} already faces {f}"), a=c.name, f=label("direction", cmd.facing))
     return cmd.facing
 
 
@@ -391,12 +392,7 @@ def check_third_answer(enc: Encounter, window: Window, cmd: Command) -> None:
     if name is None:
         raise illegal("invalid_command", _("{a}: third needs 'kind'"), a=cmd.actor)
     if not tuple.__contains__(window.choices, name):
-        raise illegal(
-            "decision_pending",
-            _("{who} must first answer: {choices}"),
-            who=enc.combatants[window.actor].name,
-            choices=", ".join(label("action", choice) for choice in window.choices),
-        )
+        raise pending_refusal(enc, window)
     check_third(enc, enc.combatants[cmd.actor], cmd, window.context.when)
 
 
