@@ -205,7 +205,8 @@ def number(value: Any, places: int | None = None, sign: bool = False) -> str:
     if places is None:
         places = 2 if math.isfinite(amount) and not float(amount).is_integer() else 0
     body = "#,##0" + ("." + "0" * places if places > 0 else "")
-    return format_decimal(amount, format=f"+{body};-{body}" if sign else body, locale=_current.get())
+    text = format_decimal(amount, format=body, locale=_current.get())
+    return "+" + text if sign and amount > 0 else text
 
 
 def metres(value: float, sign: bool = False) -> str:
