@@ -33,7 +33,18 @@ from ..i18n import _, current, ngettext
 from . import page
 from .language import LanguageMiddleware, switch
 from .storage import Store
-from .tracker import MAX_FILE_BYTES, Access, Broken, Conflict, Forbidden, Live, NotFound, Tracker, case_yaml
+from .tracker import (
+    MAX_FILE_BYTES,
+    Access,
+    Broken,
+    Conflict,
+    Forbidden,
+    Live,
+    NotFound,
+    Outcome,
+    Tracker,
+    case_yaml,
+)
 from .views import legal_json, state
 
 HERE = Path(__file__).parent
@@ -264,6 +275,16 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
             body = error_body("stale", str(exc), state=state(live))
         return JSONResponse(body, status_code=409)
 
+    def write(request: Request, table_id: str, change: Callable[[Access], Outcome]) -> Response:
+        """One change to a table through the caller's link: 200 with its outcome, 409 (with the
+        current state) if the table moved on since the version the caller saw."""
+        access, live = table_access(request, table_id)
+        try:
+            out = change(access)
+        except Conflict as exc:
+            return conflict(live, exc)
+        return JSONResponse(out.message)
+
     def links(request: Request, table_id: str) -> dict[str, Any]:
         base = str(request.base_url).rstrip("/")
         out: dict[str, Any] = {"players": []}
@@ -353,32 +374,21 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
     def post_command(request: Request, table_id: str, body: CommandBody) -> Response:
         """Send a command made against ``version``: 200 with its events, 409 (with the current state)
         if the table moved on, 422 with the engine's error if the rules refuse it."""
-        access, live = table_access(request, table_id)
-        try:
-            out = tracker.act(access, body.version, _checked(body.command))
-        except Conflict as exc:
-            return conflict(live, exc)
-        return JSONResponse(out.message)
+        return write(
+            request, table_id, lambda access: tracker.act(access, body.version, _checked(body.command))
+        )
 
     @app.post("/api/tables/{table_id}/decision", tags=["api"])
     def post_decision(request: Request, table_id: str, body: AnswerBody) -> Response:
         """Answer the pending decision (``actor`` defaults to the one who must decide)."""
-        access, live = table_access(request, table_id)
-        try:
-            out = tracker.answer(access, body.version, _checked(body.answer))
-        except Conflict as exc:
-            return conflict(live, exc)
-        return JSONResponse(out.message)
+        return write(
+            request, table_id, lambda access: tracker.answer(access, body.version, _checked(body.answer))
+        )
 
     @app.post("/api/tables/{table_id}/undo", tags=["api"])
     def post_undo(request: Request, table_id: str, body: UndoBody) -> Response:
         """Take back the latest command in force (the GM: any; a player: its own combatants')."""
-        access, live = table_access(request, table_id)
-        try:
-            out = tracker.undo(access, body.version)
-        except Conflict as exc:
-            return conflict(live, exc)
-        return JSONResponse(out.message)
+        return write(request, table_id, lambda access: tracker.undo(access, body.version))
 
     @app.get("/api/tables/{table_id}/log", tags=["api"])
     def get_log(request: Request, table_id: str) -> dict[str, Any]:
