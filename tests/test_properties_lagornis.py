@@ -17,33 +17,23 @@ plays mostly legal commands (answers to windows included), near-misses, GM overr
 from __future__ import annotations
 
 from collections import defaultdict
+from functools import partial
 from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tactica import Command, Encounter, IllegalCommand, load_encounter
+from tactica import Command, Encounter
 from tactica.rulesets.lagornis import RULESET as LG
 from tactica.rulesets.lagornis.stats import CATEGORIES
 
+from . import properties as prop
 from .engine.snapshot import dump
-from .test_properties_pf1 import (
-    FIGHTS,
-    FORCED,
-    JUNK_VALUES,
-    MAX_STEPS,
-    check_apply,
-    check_events,
-    check_hp_accounting,
-    check_replay,
-    check_undo_redo,
-    legal_choice,
-    non_negative,
-    some_name,
-    some_square,
-)
 
 Json = dict[str, Any]
+
+FIGHTS, FORCED = prop.fight_settings(100, 60)
+MAX_STEPS = 80
 
 # -- random encounters -----------------------------------------------------------------------------
 DAMAGE = ["1d4", "1d6", "1d8", "2d6", "1d8+1", "3"]
@@ -127,13 +117,11 @@ def variants(draw: st.DrawFn) -> Json:
 @st.composite
 def encounters(draw: st.DrawFn, forced_dice: bool = False) -> Json:
     width, height = draw(st.integers(3, 6)), draw(st.integers(3, 6))
-    squares = [(x, y) for y in range(height) for x in range(width)]
-    n = draw(st.integers(2, 5))
-    at = draw(st.lists(st.sampled_from(squares), min_size=n, max_size=n, unique=True))
+    squares, at = prop.draw_places(draw, width, height)
     free = [s for s in squares if s not in at]
     blocked = draw(st.lists(st.sampled_from(free), max_size=len(free) // 4, unique=True)) if free else []
     difficult = [s for s in free if s not in blocked and draw(st.integers(0, 7)) == 0]
-    ids = [f"c{i}" for i in range(n)]
+    ids = [f"c{i}" for i in range(len(at))]
     sides = ["red", "blue"]
     data: Json = {
         "ruleset": "lagornis",
@@ -156,13 +144,7 @@ def encounters(draw: st.DrawFn, forced_dice: bool = False) -> Json:
         ],
         "seed": draw(st.integers(0, 2**31 - 1)),
     }
-    if draw(st.booleans()):
-        data["initiative"] = draw(st.permutations(ids))
-    if draw(st.integers(0, 3)) == 0:
-        data["surprise"] = draw(st.lists(st.sampled_from(ids), min_size=1, max_size=2, unique=True))
-    if forced_dice:
-        data["dice"] = draw(st.lists(st.integers(1, 20) | st.sampled_from([0, 21]), max_size=25))
-    return data
+    return prop.draw_opening(draw, data, ids, 3, forced_dice, [0, 21])
 
 
 # -- random commands -------------------------------------------------------------------------------
@@ -178,11 +160,8 @@ def candidate(draw: st.DrawFn, enc: Encounter) -> Command | None:
 
 def near_miss(draw: st.DrawFn, enc: Encounter) -> Command | Json:
     """A legal command with something changed: often still legal, often not."""
-    base = legal_choice(draw, enc) or Command(
-        actor=draw(st.sampled_from(list(enc.combatants))), do="end_turn"
-    )
+    base = prop.near_miss_base(draw, enc, prop.legal_choice)
     data = base.to_json()
-    ids = list(enc.combatants)
     c = enc.combatants.get(base.actor)
     own_weapons = list(c.data.p.weapons) if c else []
     own_spells = list(c.data.p.spells) if c else []
@@ -196,10 +175,6 @@ def near_miss(draw: st.DrawFn, enc: Encounter) -> Command | Json:
             data[field] = draw(st.sampled_from([*own_weapons, "axe"]))
         elif field == "spell":
             data[field] = draw(st.sampled_from([*own_spells, "fly"]))
-        elif field in ("target", "actor"):
-            data[field] = some_name(draw, enc, ids)
-        elif field == "targets":
-            data[field] = draw(st.lists(st.sampled_from([*ids, "nobody"]), max_size=3))
         elif field == "amount":
             data[field] = draw(st.sampled_from([0.5, 1, 1.5, 2, 0.25, 0, -1]))
         elif field == "pay":
@@ -210,43 +185,25 @@ def near_miss(draw: st.DrawFn, enc: Encounter) -> Command | Json:
                 "then", {"actor": base.actor, "do": draw(st.sampled_from(["attack", "end_turn"]))}
             )
         else:
-            data[field] = [list(some_square(draw, enc)) for _ in range(draw(st.integers(0, 4)))]
+            data[field] = prop.some_field(draw, enc, field)
     return data
 
 
-def gm_command(draw: st.DrawFn, enc: Encounter) -> Json:
-    ids = list(enc.combatants)
-    do = draw(st.sampled_from(["set_hp", "add_condition", "remove_condition", "move_to", "set_initiative"]))
-    target = some_name(draw, enc, ids)
-    if do == "set_hp":
-        return {"actor": "gm", "do": do, "target": target, "hp": draw(st.integers(-5, 25))}
-    if do in ("add_condition", "remove_condition"):
-        return {
-            "actor": "gm",
-            "do": do,
-            "target": target,
-            "condition": draw(st.sampled_from(["off_balance", "x"])),
-        }
-    if do == "move_to":
-        return {"actor": "gm", "do": do, "target": target, "to": list(some_square(draw, enc))}
-    return {"actor": "gm", "do": do, "order": draw(st.permutations(ids))}
+def lg_gm_command(draw: st.DrawFn, enc: Encounter) -> Json:
+    return prop.gm_command(
+        draw, enc, dos=prop.GM_DOS, hp=(-5, 25), conditions=["off_balance", "x"], spoil_order=False
+    )
 
 
-def junk(draw: st.DrawFn, enc: Encounter) -> Json:
-    ids = list(enc.combatants)
-    data: Json = {
-        "actor": some_name(draw, enc, ids),
-        "do": draw(st.sampled_from([*LG.actions, *LG.gm_actions, *LG.answers, "fly"])),
-    }
-    for f in draw(
-        st.lists(
-            st.sampled_from(["target", "weapon", "spell", "path", "amount", "pay", "by"]),
-            max_size=3,
-            unique=True,
-        )
-    ):
-        data[f] = draw(st.sampled_from(JUNK_VALUES)) if draw(st.booleans()) else some_name(draw, enc, ids)
-    return data
+def lg_junk(draw: st.DrawFn, enc: Encounter) -> Json:
+    return prop.junk(
+        draw,
+        enc,
+        dos=[*LG.actions, *LG.gm_actions, *LG.answers, "fly"],
+        fields=["target", "weapon", "spell", "path", "amount", "pay", "by"],
+        values=prop.JUNK_VALUES,
+        unknown_field=False,
+    )
 
 
 # -- lagornis invariants ---------------------------------------------------------------------------
@@ -317,67 +274,34 @@ def check_resource_log(enc: Encounter, data: Json) -> None:
 
 def check_state(enc: Encounter) -> None:
     view = enc.view()
+    prop.check_counts(enc, view, lambda data: {k: v for k, v in dump(data).items() if k != "p"})
     for cid, c in enc.combatants.items():
-        for name, value in view["combatants"][cid]["resources"].items():
-            non_negative(value, f"{cid}.resources.{name}")
-        non_negative({k: v for k, v in dump(c.data).items() if k != "p"}, f"{cid}.data")
         d = c.data
         assert d.full in (0, 0.5, 1) and d.bonus in (0, 0.5), (cid, d.full, d.bonus)
-        assert c.state == LG.state_from(c), (cid, c.hp, c.state)
         broken = [w for w, b in view["combatants"][cid]["weapons"].items() if b["broken"]]
         assert broken == view["combatants"][cid]["broken"]
-    if enc.pending is None and enc.current is not None:
-        assert not LG.is_defeated(enc.current)
-        assert enc.is_legal(Command(actor=enc.current.id, do="end_turn"))
-    if enc.current is None and enc.pending is None:
-        assert all(LG.is_defeated(c) for c in enc.order)
+    prop.check_turn(enc, LG)
 
 
 def check_all(enc: Encounter, data: Json) -> None:
-    check_hp_accounting(enc, data)
+    prop.check_hp_accounting(enc, data)
     check_state(enc)
     check_reactions(enc, data)
     check_resource_log(enc, data)
 
 
-def play(draw: st.DrawFn, data: Json, forced: bool = False) -> None:
-    enc = load_encounter(data)
-    try:
-        start = enc.start()
-    except IllegalCommand as exc:
-        assert forced and exc.code in ("dice_exhausted", "bad_die")
-        return
-    check_events(start.events)
-    check_all(enc, data)
-    for _ in range(draw(st.integers(1, MAX_STEPS))):
-        kind = draw(
-            st.sampled_from(["legal"] * 8 + ["candidate"] * 2 + ["near_miss"] * 2 + ["gm", "junk", "undo"])
-        )
-        if kind == "undo":
-            if enc.log:
-                check_undo_redo(enc)
-            continue
-        cmd: Command | Json | None
-        if kind == "legal":
-            cmd = legal_choice(draw, enc)
-            if cmd is None:
-                cmd = gm_command(draw, enc)
-            elif not forced:
-                assert check_apply(enc, data, cmd, forced), f"legal command {cmd!r} refused"
-                check_all(enc, data)
-                continue
-        elif kind == "candidate":
-            cmd = candidate(draw, enc) or gm_command(draw, enc)
-        elif kind == "near_miss":
-            cmd = near_miss(draw, enc)
-        elif kind == "gm":
-            cmd = gm_command(draw, enc)
-        else:
-            cmd = junk(draw, enc)
-        check_apply(enc, data, cmd, forced)
-        check_all(enc, data)
-    if not forced:
-        check_replay(enc, data)
+LG_FIGHT = prop.Fight(
+    legal_choice=prop.legal_choice,
+    candidate=candidate,
+    near_miss=near_miss,
+    gm_command=lg_gm_command,
+    junk=lg_junk,
+    check_start=check_all,
+    check_step=check_all,
+    max_steps=MAX_STEPS,
+    start_untouched=False,
+)
+play = partial(prop.play, LG_FIGHT)
 
 
 @FIGHTS

@@ -32,35 +32,25 @@ rebuild leaves no trace.
 
 from __future__ import annotations
 
-import json
-import os
-from collections import Counter, defaultdict
+from collections import Counter
+from functools import partial
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
-from tactica import Command, Encounter, IllegalCommand, load_encounter
-from tactica.engine.errors import ERROR_CODES
-from tactica.engine.events import EVENT_TYPES
+from tactica import Command, Encounter, load_encounter
 from tactica.engine.grid import DIRECTIONS
 from tactica.rulesets.terza import RULESET as TERZA
 from tactica.rulesets.terza.stats import SKILLS
 from tactica.rulesets.terza.third_rules import KINDS
 
-from .engine.snapshot import dump, snapshot
+from . import properties as prop
+from .engine.snapshot import dump
 
 Json = dict[str, Any]
 
-_EXTRA = int(os.environ.get("TACTICA_PROPERTY_EXAMPLES", "0"))
-FIGHTS = settings(
-    max_examples=_EXTRA or 60,
-    deadline=None,
-    derandomize=not _EXTRA,  # the same examples on every run (CI); random ones when hunting
-    database=None,
-    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
-)
-FORCED = settings(FIGHTS, max_examples=_EXTRA or 30)
+FIGHTS, FORCED = prop.fight_settings(60, 30)
 MAX_STEPS = 70
 
 # -- random encounters -----------------------------------------------------------------------------
@@ -152,99 +142,58 @@ def stats(draw: st.DrawFn) -> Json:
     return s
 
 
+def face(draw: st.DrawFn, c: Json) -> None:
+    if draw(st.booleans()):
+        c["facing"] = draw(st.sampled_from(list(DIRECTIONS)))
+
+
 @st.composite
 def encounters(draw: st.DrawFn, forced_dice: bool = False) -> Json:
-    width, height = draw(st.integers(3, 7)), draw(st.integers(3, 7))
-    squares = [(x, y) for y in range(height) for x in range(width)]
-    n = draw(st.integers(2, 5))
-    at = draw(st.lists(st.sampled_from(squares), min_size=n, max_size=n, unique=True))
-    terrain: dict[str, list[list[int]]] = {"difficult": [], "blocked": []}
-    for sq, kind in draw(
-        st.lists(
-            st.tuples(st.sampled_from(squares), st.sampled_from(list(terrain))),
-            max_size=len(squares) // 4,
-            unique_by=lambda t: t[0],
-        )
-    ):
-        if not (kind == "blocked" and sq in at):
-            terrain[kind].append(list(sq))
-    sides = draw(st.sampled_from([["red", "blue"], ["red", "blue"], ["red", "blue", "green"]]))
-    ids = [f"c{i}" for i in range(n)]
-    combatants = []
-    for i, cid in enumerate(ids):
-        c: Json = {
-            "id": cid,
-            "side": sides[i % len(sides)] if i < 2 else draw(st.sampled_from(sides)),
-            "at": list(at[i]),
-            "stats": draw(stats()),
-        }
-        if draw(st.booleans()):
-            c["facing"] = draw(st.sampled_from(list(DIRECTIONS)))
-        if draw(st.integers(0, 4)) == 0:
-            c["conditions"] = draw(st.lists(st.sampled_from(CONDITIONS), min_size=1, max_size=2, unique=True))
-        combatants.append(c)
-    data: Json = {
-        "ruleset": "terza",
-        "map": {"width": width, "height": height, **terrain},
-        "combatants": combatants,
-        "seed": draw(st.integers(0, 2**31 - 1)),
-        "variant": {
+    return prop.draw_encounter(
+        draw,
+        ruleset="terza",
+        terrain=["difficult", "blocked"],
+        terrain_share=4,
+        stats=stats,
+        conditions=CONDITIONS,
+        variant=lambda draw: {
             "terza.third_action.disengage": draw(st.booleans()),
             "terza.third_action.no_after_move": draw(st.booleans()),
             "terza.zoc.guarded_exempt": draw(st.booleans()),
             "terza.press.mode": draw(st.sampled_from(["follow", "deny"])),
             "terza.defend.ac_bonus": draw(st.integers(0, 5)),
         },
-    }
-    if draw(st.booleans()):
-        data["initiative"] = draw(st.permutations(ids))
-    if draw(st.integers(0, 4)) == 0:
-        data["surprise"] = draw(st.lists(st.sampled_from(ids), min_size=1, max_size=2, unique=True))
-    if forced_dice:
-        data["dice"] = draw(st.lists(st.integers(1, 20) | st.sampled_from([0, 21, 25]), max_size=25))
-    return data
+        surprise_odds=4,
+        forced_dice=forced_dice,
+        decorate=face,
+    )
 
 
 # -- random commands -------------------------------------------------------------------------------
-JUNK_VALUES: list[Any] = [None, 3, -1, "x", "", True, [], [[1]], [[1, 2]], {"a": 1}, 2.5, [1, 2], "N"]
-GM_DOS = ["set_hp", "add_condition", "remove_condition", "move_to", "set_initiative", "set_facing"]
+FACINGS = [*DIRECTIONS, "UP"]
 
 
-def some_square(draw: st.DrawFn, enc: Encounter) -> tuple[int, int]:
-    return (draw(st.integers(-1, enc.grid.width)), draw(st.integers(-1, enc.grid.height)))
-
-
-def some_name(draw: st.DrawFn, pool: list[str]) -> str:
-    return draw(st.sampled_from([*pool, "nobody", "gm"]))
-
-
-def acting(enc: Encounter) -> str | None:
-    return enc.pending.actor if enc.pending is not None else enc.turn
-
-
-def legal_choice(draw: st.DrawFn, enc: Encounter) -> Command | None:
-    actor = acting(enc)
-    if actor is None:
-        return None
+def reaction_spell(draw: st.DrawFn, enc: Encounter) -> Command | None:
+    """Now and then another combatant's reaction spell, on a turn not its own (R-TA-LIM-3)."""
     if enc.pending is None and draw(st.integers(0, 9)) == 0:
-        # another combatant's reaction spell, on a turn not its own (R-TA-LIM-3)
         other = draw(st.sampled_from(list(enc.combatants)))
         casts = [c for c in enc.legal_commands(other) if c.do == "cast"]
         if casts:
             return draw(st.sampled_from(casts))
-    by_do: dict[str, list[Command]] = defaultdict(list)
-    for cmd in enc.legal_commands(actor):
-        by_do[cmd.do].append(cmd)
-    assert by_do, f"{actor} must act but has nothing legal to do"  # no deadlock
-    dos = sorted(by_do)
-    if "end_turn" in dos and len(dos) > 1 and draw(st.integers(0, 5)) > 0:
-        dos.remove("end_turn")  # ending the turn is always there: take it less often, fights go further
+    return None
+
+
+def favour(draw: st.DrawFn, dos: list[str]) -> list[str]:
     moving = [d for d in ("move", "withdraw", "third") if d in dos]
     if moving and draw(st.integers(0, 2)) == 0:
         dos = moving  # movement is what provokes and presses: a good share of the steps
     if "opportunity_attack" in dos and draw(st.integers(0, 3)) > 0:
         dos = ["opportunity_attack"]  # mostly take the opportunity: the reaction limit gets tested
-    return draw(st.sampled_from(by_do[draw(st.sampled_from(dos))]))
+    return dos
+
+
+def legal_choice(draw: st.DrawFn, enc: Encounter) -> Command | None:
+    return prop.legal_choice(draw, enc, first=reaction_spell, narrow=favour)
 
 
 def candidate(draw: st.DrawFn, enc: Encounter) -> Command | None:
@@ -258,11 +207,8 @@ def candidate(draw: st.DrawFn, enc: Encounter) -> Command | None:
 
 def near_miss(draw: st.DrawFn, enc: Encounter) -> Command | Json:
     """A legal command with something changed: often still legal, often not."""
-    base = legal_choice(draw, enc) or Command(
-        actor=draw(st.sampled_from(list(enc.combatants))), do="end_turn"
-    )
+    base = prop.near_miss_base(draw, enc, legal_choice)
     data = base.to_json()
-    ids = list(enc.combatants)
     c = enc.combatants.get(base.actor)
     p = c.data.p if c else None
     own = {
@@ -279,93 +225,42 @@ def near_miss(draw: st.DrawFn, enc: Encounter) -> Command | Json:
         if field == "kind":
             data[field] = draw(st.sampled_from([*KINDS, "jump"]))
         elif field == "facing":
-            data[field] = draw(st.sampled_from([*DIRECTIONS, "UP"]))
+            data[field] = draw(st.sampled_from(FACINGS))
         elif field in ("weapon", "spell", "item"):
             data[field] = draw(st.sampled_from([*own[field], "axe"]))
-        elif field in ("target", "actor"):
-            data[field] = some_name(draw, ids)
-        elif field == "targets":
-            data[field] = draw(st.lists(st.sampled_from([*ids, "nobody"]), max_size=3))
-        elif field == "to":
-            data[field] = list(some_square(draw, enc))
         else:
-            data[field] = [list(some_square(draw, enc)) for _ in range(draw(st.integers(0, 4)))]
+            data[field] = prop.some_field(draw, enc, field)
     return data
 
 
-def gm_command(draw: st.DrawFn, enc: Encounter) -> Json:
-    ids = list(enc.combatants)
-    do = draw(st.sampled_from(GM_DOS))
-    target = some_name(draw, ids)
-    if do == "set_hp":
-        return {"actor": "gm", "do": do, "target": target, "hp": draw(st.integers(-10, 40))}
-    if do in ("add_condition", "remove_condition"):
-        cond = draw(st.sampled_from([*sorted(TERZA.conditions), "on_fire"]))
-        return {"actor": "gm", "do": do, "target": target, "condition": cond}
-    if do == "move_to":
-        return {"actor": "gm", "do": do, "target": target, "to": list(some_square(draw, enc))}
-    if do == "set_facing":
-        return {
-            "actor": "gm",
-            "do": do,
-            "target": target,
-            "facing": draw(st.sampled_from([*DIRECTIONS, "UP"])),
-        }
-    order = draw(st.permutations(ids))
-    if draw(st.integers(0, 4)) == 0:
-        order = order[1:] + draw(st.sampled_from([[], [order[0]], ["nobody"], [order[0], order[0]]]))
-    return {"actor": "gm", "do": do, "order": order}
-
-
-def junk(draw: st.DrawFn, enc: Encounter) -> Json:
-    """A random mapping: any actor, any action id, any fields, well or badly typed."""
-    ids = list(enc.combatants)
-    dos = [*TERZA.actions, *TERZA.gm_actions, *TERZA.answers, *KINDS, "fly"]
-    data: Json = {"actor": some_name(draw, ids), "do": draw(st.sampled_from(dos))}
-    fields = draw(
-        st.lists(
-            st.sampled_from(
-                ["target", "weapon", "spell", "item", "kind", "facing", "path", "to", "hp", "order"]
-            ),
-            max_size=3,
-            unique=True,
-        )
+def terza_gm_command(draw: st.DrawFn, enc: Encounter) -> Json:
+    return prop.gm_command(
+        draw,
+        enc,
+        dos=[*prop.GM_DOS, "set_facing"],
+        hp=(-10, 40),
+        conditions=[*sorted(TERZA.conditions), "on_fire"],
+        facings=FACINGS,
     )
-    for f in fields:
-        if draw(st.booleans()):
-            data[f] = draw(st.sampled_from(JUNK_VALUES))
-        elif f == "path":
-            data[f] = [list(some_square(draw, enc)) for _ in range(draw(st.integers(0, 3)))]
-        elif f == "to":
-            data[f] = list(some_square(draw, enc))
-        elif f == "hp":
-            data[f] = draw(st.integers(-5, 5))
-        elif f == "order":
-            data[f] = draw(st.permutations(ids))
-        elif f == "kind":
-            data[f] = draw(st.sampled_from(KINDS))
-        else:
-            data[f] = some_name(draw, ids)
-    if draw(st.integers(0, 9)) == 0:
-        data["unknown_field"] = 1
-    return data
+
+
+def terza_typed(draw: st.DrawFn, enc: Encounter, field: str) -> Any:
+    return draw(st.sampled_from(KINDS)) if field == "kind" else prop.typed_value(draw, enc, field)
+
+
+def terza_junk(draw: st.DrawFn, enc: Encounter) -> Json:
+    """A random mapping: any actor, any action id, any fields, well or badly typed."""
+    return prop.junk(
+        draw,
+        enc,
+        dos=[*TERZA.actions, *TERZA.gm_actions, *TERZA.answers, *KINDS, "fly"],
+        fields=["target", "weapon", "spell", "item", "kind", "facing", "path", "to", "hp", "order"],
+        values=[*prop.JUNK_VALUES, "N"],
+        typed=terza_typed,
+    )
 
 
 # -- invariants ------------------------------------------------------------------------------------
-def check_hp_accounting(enc: Encounter, data: Json) -> None:
-    """hp = starting hp - damage (GM set_hp resets it); each damage event's hp is the running value."""
-    hp = {c["id"]: c["stats"]["hp"] for c in data["combatants"]}
-    for events in [enc.start_events or [], *enc.history]:
-        for e in events:
-            if e["type"] == "damage":
-                hp[e["target"]] -= e["amount"]
-                assert e["hp"] == hp[e["target"]] and e["amount"] >= 0, e
-            elif e["type"] == "gm" and e["what"] == "set_hp":
-                assert e["detail"]["was"] == hp[e["detail"]["target"]], e
-                hp[e["detail"]["target"]] = e["detail"]["hp"]
-    assert hp == {cid: c.hp for cid, c in enc.combatants.items()}
-
-
 def check_record(enc: Encounter) -> None:
     """R-TA-ECO-3: at most one third action per round; R-TA-ECO-2: at most one opportunity attack
     from the start of one of a combatant's turns to the start of its next."""
@@ -387,15 +282,8 @@ def check_record(enc: Encounter) -> None:
     assert all(n == 1 for n in opportunities.values()), opportunities
 
 
-def check_events(events: list[Json]) -> None:
-    for e in events:
-        assert next(iter(e)) == "type" and e["type"] in EVENT_TYPES, e
-        assert json.loads(json.dumps(e)) == e, e
-
-
 def check_state(enc: Encounter) -> None:
-    view = enc.view()
-    assert json.loads(json.dumps(view)) == view
+    view = prop.check_view_json(enc)
     for cid, c in enc.combatants.items():
         r = view["combatants"][cid]["resources"]
         for slot in ("action", "bonus", "reaction", "third", "interaction"):
@@ -405,23 +293,14 @@ def check_state(enc: Encounter) -> None:
             r,
         )
         assert dump(c.data)["attacks_left"] >= 0
-        assert c.state == TERZA.state_from(c), (cid, c.hp, c.state)
         assert c.facing in DIRECTIONS
-    for square, c in enc.occupied.items():
-        assert c.pos == square and TERZA.holds_square(c), (square, c)
-    for c in enc.combatants.values():
-        if TERZA.holds_square(c):
-            assert c.pos in enc.occupied, c
-    if enc.pending is None and enc.current is not None:
-        assert not TERZA.is_defeated(enc.current)
-        assert enc.is_legal(Command(actor=enc.current.id, do="end_turn"))
-    if enc.current is None and enc.pending is None:
-        assert all(TERZA.is_defeated(c) for c in enc.order)
+    prop.check_occupancy(enc, TERZA)
+    prop.check_turn(enc, TERZA)
 
 
 def check_third_options(enc: Encounter) -> None:
     """legal_commands offers exactly the allowed kinds; a refused kind fails with its reason."""
-    actor = acting(enc)
+    actor = prop.acting(enc)
     if actor is None:
         return
     opts = dict(TERZA.third_action_options(enc, actor))
@@ -442,88 +321,21 @@ def check_third_options(enc: Encounter) -> None:
             assert exc.code == "decision_pending", (actor, kind, exc)
 
 
-def check_apply(enc: Encounter, cmd: Command | Json, forced: bool) -> bool:
-    """Apply ``cmd`` and check the step; return whether it was accepted."""
-    before = snapshot(enc)
-    predicted = enc.why_illegal(cmd)
-    try:
-        res = enc.apply(cmd)
-    except IllegalCommand as exc:
-        assert exc.code in ERROR_CODES and exc.message
-        assert snapshot(enc) == before, f"{cmd!r} was refused ({exc}) but changed the encounter"
-        if forced and exc.code in ("dice_exhausted", "bad_die"):
-            return False
-        assert predicted is not None, f"{cmd!r} was predicted legal but refused: {exc}"
-        assert predicted.code == exc.code, (cmd, predicted, exc)
-        return False
-    assert predicted is None, f"{cmd!r} was predicted illegal ({predicted}) but accepted"
-    assert res.events is enc.history[-1] and res.pending == enc.pending
-    check_events(res.events)
-    return True
-
-
-def check_undo_redo(enc: Encounter) -> None:
-    after = snapshot(enc)
-    events = json.dumps(enc.history[-1])
-    last = enc.undo()
-    enc.apply(last)
-    assert json.dumps(enc.history[-1]) == events
-    assert snapshot(enc) == after
-
-
-def check_replay(enc: Encounter, data: Json) -> None:
-    fresh = load_encounter(data)
-    assert json.dumps(fresh.start().events) == json.dumps(enc.start_events)
-    for cmd, events in zip(enc.log, enc.history, strict=True):
-        res = fresh.apply(json.loads(json.dumps(cmd.to_json())))
-        assert json.dumps(res.events) == json.dumps(events)
-    assert snapshot(fresh) == snapshot(enc)
-
-
-def play(draw: st.DrawFn, data: Json, forced: bool = False) -> None:
-    enc = load_encounter(data)
-    try:
-        start = enc.start()
-    except IllegalCommand as exc:
-        assert forced and exc.code in ("dice_exhausted", "bad_die")
-        assert enc.start_events is None
-        return
-    check_events(start.events)
-    check_state(enc)
-    for _ in range(draw(st.integers(1, MAX_STEPS))):
-        kind = draw(
-            st.sampled_from(["legal"] * 8 + ["candidate"] * 2 + ["near_miss"] * 2 + ["gm", "junk", "undo"])
-        )
-        if kind == "undo":
-            if enc.log:
-                check_undo_redo(enc)
-            continue
-        cmd: Command | Json | None
-        if kind == "legal":
-            if not forced:
-                check_third_options(enc)
-            cmd = legal_choice(draw, enc)
-            if cmd is None:
-                cmd = gm_command(draw, enc)
-            elif not forced:
-                assert check_apply(enc, cmd, forced), f"legal command {cmd!r} refused"
-                check_hp_accounting(enc, data)
-                check_state(enc)
-                continue
-        elif kind == "candidate":
-            cmd = candidate(draw, enc) or gm_command(draw, enc)
-        elif kind == "near_miss":
-            cmd = near_miss(draw, enc)
-        elif kind == "gm":
-            cmd = gm_command(draw, enc)
-        else:
-            cmd = junk(draw, enc)
-        check_apply(enc, cmd, forced)
-        check_hp_accounting(enc, data)
-        check_state(enc)
-    check_record(enc)
-    if not forced:
-        check_replay(enc, data)
+TERZA_FIGHT = prop.Fight(
+    legal_choice=legal_choice,
+    candidate=candidate,
+    near_miss=near_miss,
+    gm_command=terza_gm_command,
+    junk=terza_junk,
+    check_start=prop.state_only(check_state),
+    check_step=prop.hp_and_state(check_state),
+    max_steps=MAX_STEPS,
+    events_check=prop.check_event_json,
+    same_events=True,
+    before_legal=check_third_options,
+    check_end=check_record,
+)
+play = partial(prop.play, TERZA_FIGHT)
 
 
 @FIGHTS
