@@ -15,7 +15,7 @@ from pydantic import BaseModel
 from ..engine import events as ev
 from ..engine.commands import COMMAND_FIELDS, TYPE_WORDS, Command
 from ..engine.errors import EncounterError, IllegalCommand
-from ..engine.grid import Square
+from ..engine.grid import Square, fmt_square
 from ..engine.state import Combatant, CombatantSetup, Window
 from ..i18n import N_, _
 
@@ -368,6 +368,22 @@ class Ruleset:
         elif c is None and not all(self.is_defeated(o) for o in enc.order):
             # nobody was left to act and the GM brought someone back: the turns go on
             yield from self.next_turn(enc)
+
+
+def check_passage(enc: Encounter, c: Combatant, s: Square, last: bool, past_defeated: bool = False) -> None:
+    """The square ``s`` of ``c``'s path: no enemy may stand on it (with ``past_defeated``, a defeated
+    one may be walked past: lagornis), and the path may not end on anyone else's square."""
+    other = enc.occupied.get(s)
+    if other is None or other is c:
+        return
+    if other.side != c.side and not (past_defeated and enc.ruleset.is_defeated(other)):
+        raise illegal(
+            "bad_path", _("{a}: the path goes through {o} at {sq}"), a=c.name, o=other.name, sq=fmt_square(s)
+        )
+    if last:
+        raise illegal(
+            "bad_path", _("{a}: the path ends on {o}'s square {sq}"), a=c.name, o=other.name, sq=fmt_square(s)
+        )
 
 
 def back_off_shared_square(enc: Encounter, c: Combatant, start: Square, walked: list[Square]) -> int:

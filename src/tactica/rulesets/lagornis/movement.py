@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from ...engine import events as ev
 from ...engine.commands import Command, Square
-from ...engine.grid import chebyshev, fmt_square
+from ...engine.grid import chebyshev
 from ...engine.state import Combatant, Window
 from ...i18n import _, metres
-from ..base import back_off_shared_square, illegal
+from ..base import back_off_shared_square, check_passage, illegal
 from .actions import announce, checked_payment
 from .combat import Flow, reaches, strike, usable_weapons, weapon_of, weapon_strike
 from .economy import Payment, acts_out_of_turn, check_fields, half_action, no_budget
@@ -57,25 +57,7 @@ def plan_move(enc: Encounter, c: Combatant, cmd: Command, held: bool = False) ->
     units, diagonal = step_costs(enc, c, cmd.path)
     last = len(cmd.path) - 1
     for i, s in enumerate(cmd.path):
-        other = enc.occupied.get(s)
-        if other is None or other is c:
-            continue
-        if other.side != c.side and not enc.ruleset.is_defeated(other):
-            raise illegal(
-                "bad_path",
-                _("{a}: the path goes through {o} at {sq}"),
-                a=c.name,
-                o=other.name,
-                sq=fmt_square(s),
-            )
-        if i == last:
-            raise illegal(
-                "bad_path",
-                _("{a}: the path ends on {o}'s square {sq}"),
-                a=c.name,
-                o=other.name,
-                sq=fmt_square(s),
-            )
+        check_passage(enc, c, s, i == last, past_defeated=True)
     cost = enc.grid.metres(sum(units))
     if cost > d.movement_m + EPS:
         raise illegal(

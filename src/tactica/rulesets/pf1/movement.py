@@ -11,7 +11,7 @@ from ...engine.commands import Command, Square
 from ...engine.grid import BLOCKED, DIRECTIONS, VERY_DIFFICULT, chebyshev, fmt_square
 from ...engine.state import Combatant
 from ...i18n import _, metres
-from ..base import back_off_shared_square, illegal
+from ..base import back_off_shared_square, check_passage, illegal
 from .combat import offer_opportunity, reactors, stopped
 from .economy import (
     casting_blocks_step,
@@ -48,24 +48,7 @@ def check_walk(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
                 a=c.name,
                 sq=fmt_square(s),
             )
-        other = enc.occupied.get(s)
-        if other is not None and other is not c:
-            if other.side != c.side:
-                raise illegal(
-                    "bad_path",
-                    _("{a}: the path goes through {o} at {sq}"),
-                    a=c.name,
-                    o=other.name,
-                    sq=fmt_square(s),
-                )
-            if i == last:
-                raise illegal(
-                    "bad_path",
-                    _("{a}: the path ends on {o}'s square {sq}"),
-                    a=c.name,
-                    o=other.name,
-                    sq=fmt_square(s),
-                )
+        check_passage(enc, c, s, i == last)
     total = sum(units)
     if total > max_units:
         raise illegal(

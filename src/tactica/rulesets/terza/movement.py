@@ -8,10 +8,10 @@ from typing import TYPE_CHECKING
 
 from ...engine import events as ev
 from ...engine.commands import Command, Square
-from ...engine.grid import chebyshev, fmt_square
+from ...engine.grid import chebyshev
 from ...engine.state import Combatant
 from ...i18n import _, metres
-from ..base import illegal
+from ..base import check_passage, illegal
 from .combat import enemies, guarded, in_zoc, may_take_opportunity, offer_opportunity
 from .economy import check_can_act, check_can_move, check_slot, no_budget, pay
 from .state import data
@@ -39,25 +39,7 @@ def check_path(enc: Encounter, c: Combatant, path: tuple[Square, ...], max_units
     not enemies or walls, and never end on an occupied square (as R-PF-MOV-3)."""
     units = enc.grid.check_path(c.name, c.pos, path)
     for i, s in enumerate(path):
-        other = enc.occupied.get(s)
-        if other is None or other is c:
-            continue
-        if other.side != c.side:
-            raise illegal(
-                "bad_path",
-                _("{a}: the path goes through {o} at {sq}"),
-                a=c.name,
-                o=other.name,
-                sq=fmt_square(s),
-            )
-        if i == len(path) - 1:
-            raise illegal(
-                "bad_path",
-                _("{a}: the path ends on {o}'s square {sq}"),
-                a=c.name,
-                o=other.name,
-                sq=fmt_square(s),
-            )
+        check_passage(enc, c, s, i == len(path) - 1)
     total = sum(units)
     if total > max_units:
         raise illegal(
