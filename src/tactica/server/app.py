@@ -499,47 +499,43 @@ def create_app(tracker: Tracker | None = None, *, store_url: str | None = None) 
         except ValueError:
             return -1
 
-    @app.post("/t/{token}/act", response_class=HTMLResponse, include_in_schema=False)
-    async def act(request: Request, token: str) -> HTMLResponse:
+    async def page_write(
+        request: Request, token: str, change: Callable[[Access, Live, Any], object]
+    ) -> HTMLResponse:
+        """One change to a table from its page: the form, the link's access, then the board as it
+        now is (or the refusal)."""
         form = await request.form()
         found = await _threaded(page_access, token)
         if found is None:
             return not_a_link(request)
         access, live = found
+        return await _threaded(after_write, request, access, live, form, lambda: change(access, live, form))
 
-        def write() -> object:
-            try:
-                command = json.loads(_form_str(form.get("command")) or "null")
-            except ValueError:
-                raise IllegalCommand("invalid_command", _("the command is not valid JSON")) from None
-            if not isinstance(command, dict):
-                raise IllegalCommand("invalid_command", _("a command must be a mapping"))
-            return tracker.act(access, form_version(form), _checked(command))
+    def page_command(access: Access, live: Live, form: Any) -> object:
+        try:
+            command = json.loads(_form_str(form.get("command")) or "null")
+        except ValueError:
+            raise IllegalCommand("invalid_command", _("the command is not valid JSON")) from None
+        if not isinstance(command, dict):
+            raise IllegalCommand("invalid_command", _("a command must be a mapping"))
+        return tracker.act(access, form_version(form), _checked(command))
 
-        return await _threaded(after_write, request, access, live, form, write)
+    @app.post("/t/{token}/act", response_class=HTMLResponse, include_in_schema=False)
+    async def act(request: Request, token: str) -> HTMLResponse:
+        return await page_write(request, token, page_command)
 
     @app.post("/t/{token}/gm", response_class=HTMLResponse, include_in_schema=False)
     async def gm_override(request: Request, token: str) -> HTMLResponse:
-        form = await request.form()
-        found = await _threaded(page_access, token)
-        if found is None:
-            return not_a_link(request)
-        access, live = found
-
-        def write() -> object:
-            return tracker.act(access, form_version(form), page.gm_command(form, live))
-
-        return await _threaded(after_write, request, access, live, form, write)
+        return await page_write(
+            request,
+            token,
+            lambda access, live, form: tracker.act(access, form_version(form), page.gm_command(form, live)),
+        )
 
     @app.post("/t/{token}/undo", response_class=HTMLResponse, include_in_schema=False)
     async def undo(request: Request, token: str) -> HTMLResponse:
-        form = await request.form()
-        found = await _threaded(page_access, token)
-        if found is None:
-            return not_a_link(request)
-        access, live = found
-        return await _threaded(
-            after_write, request, access, live, form, lambda: tracker.undo(access, form_version(form))
+        return await page_write(
+            request, token, lambda access, _live, form: tracker.undo(access, form_version(form))
         )
 
     @app.get("/t/{token}/events", include_in_schema=False)
